@@ -1,0 +1,61 @@
+/**
+ * Builds the API server: public calls, the authenticated /control/* calls, health, and the app.
+ */
+import Fastify, { type FastifyError } from "fastify";
+import type { AppContext } from "./context.ts";
+import { authenticate } from "./auth/authenticate.ts";
+import { HttpError } from "./http/errors.ts";
+import { serveApp } from "./http/static-app.ts";
+import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
+import { healthRoutes } from "./routes/health/healthz.ts";
+import { studyRoutes } from "./routes/studies/get-study.ts";
+import { changePasswordRoutes } from "./routes/users/change-password.ts";
+import { meRoutes } from "./routes/users/me.ts";
+
+export type BuildAppOptions = { logLevel?: string; trustProxy?: boolean };
+
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? "silent" },
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 1024 * 1024,
+  });
+
+  app.addHook("onSend", async (_request, reply) => {
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "same-origin");
+    reply.header("x-frame-options", "DENY");
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).send(error.toBody());
+    }
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Fastify's own client errors: malformed JSON, wrong content type, body too large.
+      return reply.code(error.statusCode).send({ message: error.message, code: error.code });
+    }
+    request.log.error(error);
+    return reply.code(500).send({ message: "Internal server error", code: "internal" });
+  });
+
+  app.setNotFoundHandler((_request, reply) =>
+    reply.code(404).send({ message: "Page or resource not found.", code: "not_found" }),
+  );
+
+  healthRoutes(app, ctx);
+  publicLoginRoutes(app, ctx);
+
+  await app.register(async (authenticated) => {
+    authenticated.addHook("onRequest", async (request) => {
+      await authenticate(request, ctx.db, ctx.tokens);
+    });
+    loginRoutes(authenticated, ctx);
+    meRoutes(authenticated, ctx);
+    changePasswordRoutes(authenticated, ctx);
+    studyRoutes(authenticated, ctx);
+  });
+
+  if (ctx.staticDir) await serveApp(app, ctx.staticDir);
+  return app;
+}

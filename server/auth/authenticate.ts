@@ -1,0 +1,55 @@
+/**
+ * Who is calling: verifies the bearer token, refuses revoked tokens and tokens signed before the
+ * user's last password change, and attaches the signed-in user to the request.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import type { FastifyRequest } from "fastify";
+import type { Database } from "../db/client.ts";
+import { revokedTokens, users } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+import type { SessionClaims, TokenSigner } from "./tokens.ts";
+
+export type SignedInUser = typeof users.$inferSelect;
+export type Session = { user: SignedInUser; claims: SessionClaims; token: string };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    session?: Session;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+export async function authenticate(
+  request: FastifyRequest,
+  db: Database,
+  tokens: TokenSigner,
+): Promise<Session> {
+  const token = bearerToken(request);
+  if (!token) throw new HttpError(401, "Authorization required", "token_missing");
+  const claims = await tokens.verify(token);
+  if (!claims) throw new HttpError(401, "Invalid or expired token", "token_invalid");
+  const [user] = await db.select().from(users).where(eq(users.id, claims.id));
+  if (!user || user.tokenVersion !== claims.ver) {
+    throw new HttpError(401, "Invalid or expired token", "token_invalid");
+  }
+  const [revoked] = await db
+    .select({ jti: revokedTokens.jti })
+    .from(revokedTokens)
+    .where(and(eq(revokedTokens.jti, claims.jti), gt(revokedTokens.expiresAt, new Date())));
+  if (revoked) throw new HttpError(401, "Token has been signed out", "token_revoked");
+  const session = { user, claims, token };
+  request.session = session;
+  return session;
+}
+
+/** The session of a route behind the authentication hook. */
+export function requireSession(request: FastifyRequest): Session {
+  if (!request.session) throw new HttpError(401, "Authorization required", "token_missing");
+  return request.session;
+}

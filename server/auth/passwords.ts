@@ -1,0 +1,25 @@
+/**
+ * Password hashing with argon2id. Verifying against a fixed dummy hash when the user does not
+ * exist keeps the answer time the same for unknown and known usernames.
+ */
+import { hash, verify } from "@node-rs/argon2";
+
+// Algorithm.Argon2id is a const enum, which isolated modules cannot inline.
+const ARGON2ID = 2;
+const HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, HASH_OPTIONS);
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** Verifies a password; with no stored hash it still spends the same work, then says no. */
+export async function verifyPassword(storedHash: string | undefined, password: string) {
+  if (storedHash === undefined) {
+    dummyHash ??= hashPassword("not-a-real-password-used-for-timing-only");
+    await verify(await dummyHash, password).catch(() => false);
+    return false;
+  }
+  return verify(storedHash, password).catch(() => false);
+}

@@ -1,0 +1,74 @@
+/**
+ * Signing and verifying session tokens (JWT, HS256 only). The signing secret comes from
+ * JWT_SECRET, or is generated once and kept in the data directory.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { jwtVerify, SignJWT } from "jose";
+
+const ALGORITHM = "HS256";
+
+export type SessionClaims = {
+  id: number;
+  username: string;
+  /** The user's token version when signed: a password change makes older tokens invalid. */
+  ver: number;
+  jti: string;
+  exp: number;
+};
+
+export type TokenSigner = {
+  sign: (user: { id: number; username: string; tokenVersion: number }) => Promise<string>;
+  /** Returns the claims, or undefined for a bad, tampered or expired token. */
+  verify: (token: string) => Promise<SessionClaims | undefined>;
+};
+
+export function createTokenSigner(secret: Uint8Array, ttlSeconds: number): TokenSigner {
+  return {
+    sign: (user) =>
+      new SignJWT({ id: user.id, username: user.username, ver: user.tokenVersion })
+        .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+        .setJti(randomUUID())
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(secret),
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM] });
+        const { id, username, ver, jti, exp } = payload;
+        if (
+          typeof id !== "number" ||
+          typeof username !== "string" ||
+          typeof ver !== "number" ||
+          typeof jti !== "string" ||
+          typeof exp !== "number"
+        ) {
+          return undefined;
+        }
+        return { id, username, ver, jti, exp };
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** JWT_SECRET when given; otherwise a secret kept in DATA_DIR/jwt-secret, made on first start. */
+export async function loadSigningSecret(configured: string | undefined, dataDir: string) {
+  if (configured) return new TextEncoder().encode(configured);
+  const file = path.join(dataDir, "jwt-secret");
+  try {
+    const existing = (await readFile(file, "utf8")).trim();
+    if (existing.length >= 32) return new TextEncoder().encode(existing);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const generated = randomBytes(48).toString("base64url");
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${generated}\n`, { mode: 0o600, flag: "wx" }).catch(async (error) => {
+    // Another process made it first: use theirs.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  });
+  return new TextEncoder().encode((await readFile(file, "utf8")).trim());
+}

@@ -1,0 +1,12 @@
+import type { Database } from "./db/client.ts";
+import type { LoginRateLimit } from "./auth/login-rate-limit.ts";
+import type { TokenSigner } from "./auth/tokens.ts";
+
+/** What every route needs, built once at start and passed down. */
+export type AppContext = {
+  db: Database;
+  tokens: TokenSigner;
+  loginRateLimit: LoginRateLimit;
+  /** The built app to serve; undefined serves the API alone (API tests). */
+  staticDir?: string;
+};

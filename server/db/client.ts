@@ -1,0 +1,79 @@
+/**
+ * The one place that chooses between the embedded PGlite database and a real PostgreSQL.
+ * Both speak the same SQL, share one schema and one set of migrations.
+ */
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema.ts";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: "pglite" | "postgres";
+  /** Applies pending migrations; safe to call from several processes at once. */
+  migrate: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+/** Any fixed number: the advisory lock that serialises migrations across server processes. */
+const MIGRATION_LOCK_ID = 7_357_001;
+
+export type DatabaseOptions =
+  | { kind: "postgres"; url: string; maxConnections?: number }
+  /** dataDir undefined keeps the database in memory (tests). */
+  | { kind: "pglite"; dataDir?: string };
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.kind === "postgres") {
+    const client = postgres(options.url, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+    });
+    const db = drizzlePostgres({ client, schema }) as unknown as Database;
+    return {
+      db,
+      kind: "postgres",
+      async migrate() {
+        const lockConnection = await client.reserve();
+        try {
+          await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+          await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder });
+        } finally {
+          await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+          lockConnection.release();
+        }
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
+  }
+  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  const client = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
+  await client.waitReady;
+  const pgliteDb = drizzlePglite({ client, schema });
+  return {
+    db: pgliteDb as unknown as Database,
+    kind: "pglite",
+    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}
+
+export async function isDatabaseReachable(db: Database): Promise<boolean> {
+  try {
+    await db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

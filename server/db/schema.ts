@@ -1,0 +1,140 @@
+/**
+ * The database schema: one statement of every table, for PGlite and PostgreSQL alike.
+ * Changes go through `npm run db:generate`, which writes a migration under server/db/migrations.
+ */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
+
+export type StudyConfig = {
+  virtual_visits?: boolean;
+  instrument_architecture_version?: number;
+  clinro?: { greeting?: string };
+};
+
+export const users = pgTable("users", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  /** The login email, stored lower-cased so that sign-in is case-insensitive. */
+  username: text("username").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  name: text("name").notNull().default(""),
+  nickname: text("nickname").notNull().default(""),
+  fname: text("fname").notNull().default(""),
+  phone: text("phone").notNull().default(""),
+  isPhoneEnabled: boolean("is_phone_enabled").notNull().default(false),
+  countryDialCode: text("country_dial_code").notNull().default(""),
+  /** User-management role: enroller, researcher, studyManager, administrator (legacy 'edit'). */
+  role: text("role").notNull().default("researcher"),
+  /** User scope codes, e.g. 'wu' (may edit other users). Never shown in the interface. */
+  scope: text("scope").array().notNull().default(sql`'{}'::text[]`),
+  isTemporaryPassword: boolean("is_temporary_password").notNull().default(false),
+  hasConsented: boolean("has_consented").notNull().default(true),
+  /** Bumped on every password change: tokens carrying an older version are refused. */
+  tokenVersion: integer("token_version").notNull().default(0),
+  lastLogin: timestamp("last_login", { withTimezone: true, mode: "date" }),
+  /** The browser's UTC offset in minutes, from the hpi-utc-offset header of the last sign-in. */
+  utcOffsetMinutes: integer("utc_offset_minutes"),
+  createdBy: integer("created_by"),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+export const studies = pgTable("studies", {
+  id: integer("id").primaryKey(),
+  name: text("name").notNull(),
+  smsEnabled: boolean("sms_enabled").notNull().default(false),
+  newConsentEnabled: boolean("new_consent_enabled").notNull().default(false),
+  config: jsonb("config").$type<StudyConfig>().notNull().default({}),
+});
+
+export const sites = pgTable(
+  "sites",
+  {
+    id: integer("id").primaryKey(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    label: text("label").notNull(),
+    treeLevel: integer("tree_level").notNull(),
+    isVirtual: boolean("is_virtual").notNull().default(false),
+  },
+  (t) => [index("sites_study_idx").on(t.studyId)],
+);
+
+/** A user's permission in one study: the clinician role and the study scope codes (ca, cp...). */
+export const studyPermissions = pgTable(
+  "study_permissions",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    /** '11', '12', '13', '16' or 'Impartial Witness'. */
+    role: text("role").notNull(),
+    scope: text("scope").array().notNull().default(sql`'{}'::text[]`),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.studyId] })],
+);
+
+/** The sites of a study a user may work in. */
+export const sitePermissions = pgTable(
+  "site_permissions",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.siteId] })],
+);
+
+export const participants = pgTable(
+  "participants",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    fname: text("fname").notNull(),
+    lname: text("lname").notNull(),
+    /** m, f, o or null. */
+    gender: text("gender"),
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
+    subjectId: text("subject_id").notNull().default(""),
+    email: text("email"),
+    firstLoginTimestamp: timestamp("first_login_timestamp", { withTimezone: true, mode: "date" }),
+    lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" })
+      .notNull()
+      .defaultNow(),
+  },
+  (t) => [index("participants_study_site_idx").on(t.studyId, t.siteId)],
+);
+
+/** Tokens signed out before they expired. Rows past expires_at may be deleted. */
+export const revokedTokens = pgTable("revoked_tokens", {
+  jti: text("jti").primaryKey(),
+  userId: integer("user_id").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** Failed sign-ins per (username, address) in the current window: the sign-in rate limit. */
+export const loginAttempts = pgTable("login_attempts", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull(),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true, mode: "date" }).notNull(),
+});

@@ -1,0 +1,169 @@
+/**
+ * The demo site, seeded into an empty database by `npm start` (SEED=none skips it).
+ * Every demo account uses the password DEMO_PASSWORD; it exists only here.
+ */
+import { sql } from "drizzle-orm";
+import { hashPassword } from "../../auth/passwords.ts";
+import type { Database } from "../client.ts";
+import {
+  participants,
+  sitePermissions,
+  sites,
+  studies,
+  studyPermissions,
+  users,
+  type StudyConfig,
+} from "../schema.ts";
+import { makeDemoPeople } from "./demo-people.ts";
+
+export const DEMO_PASSWORD = "DemoPass1!";
+export const DEMO_PARTICIPANTS_PER_STUDY = 72;
+
+type DemoStudy = {
+  id: number;
+  name: string;
+  subjectPrefix: string;
+  smsEnabled: boolean;
+  newConsentEnabled: boolean;
+  config: StudyConfig;
+  sites: { id: number; label: string; treeLevel: number; isVirtual: boolean }[];
+};
+
+export const DEMO_STUDIES: DemoStudy[] = [
+  {
+    id: 101,
+    name: "MDD-301 Depression Maintenance",
+    subjectPrefix: "MDD",
+    smsEnabled: false,
+    newConsentEnabled: true,
+    config: { instrument_architecture_version: 1, clinro: { greeting: "Welcome to MDD-301" } },
+    sites: [
+      { id: 1011, label: "Boston Clinical Research Center", treeLevel: 4, isVirtual: false },
+      { id: 1012, label: "Lakeside Psychiatry Unit", treeLevel: 4, isVirtual: false },
+    ],
+  },
+  {
+    id: 102,
+    name: "SCZ-214 Negative Symptoms",
+    subjectPrefix: "SCZ",
+    smsEnabled: true,
+    newConsentEnabled: false,
+    config: { virtual_visits: true, instrument_architecture_version: 2 },
+    sites: [
+      { id: 1021, label: "Remote Visits Hub", treeLevel: 4, isVirtual: true },
+      // Neither virtual, nor at tree level 4, nor the only site: the study list leaves it out.
+      { id: 1022, label: "Northern Region Office", treeLevel: 3, isVirtual: false },
+    ],
+  },
+  {
+    id: 103,
+    name: "GAD-118 Anxiety Open-Label",
+    subjectPrefix: "GAD",
+    smsEnabled: false,
+    newConsentEnabled: false,
+    config: { instrument_architecture_version: 1 },
+    sites: [{ id: 1031, label: "Riverside Medical Group", treeLevel: 2, isVirtual: false }],
+  },
+];
+
+const CLINICIAN_SCOPE = ["ca", "cp"];
+
+type DemoAccount = {
+  username: string;
+  name: string;
+  role: "enroller" | "researcher" | "studyManager" | "administrator";
+  scope?: string[];
+  temporary?: boolean;
+  /** Clinician role per study id. */
+  studies: Record<number, string>;
+};
+
+export const DEMO_ACCOUNTS: DemoAccount[] = [
+  {
+    username: "coordinator@demo.test",
+    name: "Carmen Ortiz",
+    role: "studyManager",
+    studies: { 101: "16", 102: "16", 103: "16" },
+  },
+  { username: "staff1@demo.test", name: "Daniel Kim", role: "researcher", studies: { 101: "11", 102: "11" } },
+  { username: "staff2@demo.test", name: "Eva Lindgren", role: "researcher", studies: { 101: "12", 102: "12" } },
+  { username: "staff3@demo.test", name: "Farid Haddad", role: "researcher", studies: { 101: "13", 103: "13" } },
+  {
+    username: "witness@demo.test",
+    name: "Grace Mensah",
+    role: "enroller",
+    studies: { 101: "Impartial Witness" },
+  },
+  {
+    username: "admin@demo.test",
+    name: "Henry Walsh",
+    role: "administrator",
+    scope: ["wu"],
+    studies: { 101: "16", 102: "16", 103: "16" },
+  },
+  {
+    username: "newuser@demo.test",
+    name: "Iris Novak",
+    role: "researcher",
+    temporary: true,
+    studies: { 101: "11" },
+  },
+];
+
+export async function isDatabaseEmpty(db: Database) {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  return (row?.count ?? 0) === 0;
+}
+
+export async function seedDemo(db: Database) {
+  await db.transaction(async (tx) => {
+    for (const study of DEMO_STUDIES) {
+      await tx.insert(studies).values({
+        id: study.id,
+        name: study.name,
+        smsEnabled: study.smsEnabled,
+        newConsentEnabled: study.newConsentEnabled,
+        config: study.config,
+      });
+      await tx.insert(sites).values(study.sites.map((site) => ({ ...site, studyId: study.id })));
+      const people = makeDemoPeople(DEMO_PARTICIPANTS_PER_STUDY, study.subjectPrefix, study.id);
+      await tx.insert(participants).values(
+        people.map((person, index) => ({
+          ...person,
+          studyId: study.id,
+          siteId: study.sites[index % study.sites.length]!.id,
+          firstLoginTimestamp: new Date(Date.UTC(2026, 0, 5 + (index % 200))),
+        })),
+      );
+    }
+
+    for (const account of DEMO_ACCOUNTS) {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          username: account.username,
+          passwordHash: await hashPassword(DEMO_PASSWORD),
+          name: account.name,
+          nickname: account.name,
+          fname: account.name.split(" ")[0] ?? account.name,
+          role: account.role,
+          scope: account.scope ?? [],
+          isTemporaryPassword: account.temporary ?? false,
+        })
+        .returning({ id: users.id });
+      const userId = created!.id;
+      for (const [studyId, role] of Object.entries(account.studies)) {
+        const study = DEMO_STUDIES.find((candidate) => candidate.id === Number(studyId))!;
+        await tx.insert(studyPermissions).values({
+          userId,
+          studyId: study.id,
+          role,
+          scope: CLINICIAN_SCOPE,
+        });
+        await tx
+          .insert(sitePermissions)
+          .values(study.sites.map((site) => ({ userId, siteId: site.id })));
+      }
+    }
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * HTTP errors with the API's error body ({ message, code, issues }), and zod parsing that turns
+ * bad input into a 400 naming each wrong field.
+ */
+import type { z } from "zod";
+import type { ErrorBody } from "../../src/contracts/errors.ts";
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly code?: string,
+    readonly issues?: ErrorBody["issues"],
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return { message: this.message, code: this.code, issues: this.issues };
+  }
+}
+
+export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({
+    path: issue.path.join("."),
+    message: issue.message,
+  }));
+  const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+  throw new HttpError(400, `Invalid request. ${summary.join("; ")}`, "invalid_request", issues);
+}

@@ -1,0 +1,41 @@
+/**
+ * Serves the built app on the API's origin: hashed assets cached for a year, the shell, the
+ * service worker and the manifest always revalidated, and index.html for every other page path
+ * (the single-page fallback). API paths never fall back.
+ */
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import { HttpError } from "./errors.ts";
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+const isApiPath = (url: string) => url.startsWith("/control/") || url === "/control" || url.startsWith("/healthz");
+
+export async function serveApp(app: FastifyInstance, staticDir: string) {
+  const root = path.resolve(staticDir);
+  await app.register(fastifyStatic, {
+    root,
+    wildcard: false,
+    cacheControl: false,
+    // @fastify/static hands the Fastify reply here, not Node's response.
+    setHeaders(reply: { header: (name: string, value: string) => void }, filePath: string) {
+      const relative = path.relative(root, filePath);
+      reply.header(
+        "cache-control",
+        relative.startsWith(`assets${path.sep}`)
+          ? `public, max-age=${ONE_YEAR_S}, immutable`
+          : "no-cache",
+      );
+    },
+  });
+  // Files are looked up per request, so a rebuild is served without a restart.
+  app.get("/*", (request, reply) => {
+    const url = request.url.split("?")[0] ?? "/";
+    if (isApiPath(url)) throw new HttpError(404, "Page or resource not found.", "not_found");
+    const relative = decodeURIComponent(url).replace(/^\/+/, "");
+    if (relative && path.extname(relative)) {
+      return reply.sendFile(relative, root);
+    }
+    return reply.sendFile("index.html", root);
+  });
+}

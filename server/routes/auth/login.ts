@@ -1,0 +1,79 @@
+/**
+ * POST /control/clinro/login (no auth) and POST /control/clinro/logout (signs this token out).
+ */
+import { eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { loginRequest, type LoginResponse } from "../../../src/contracts/auth.ts";
+import {
+  clearLoginFailures,
+  isLoginBlocked,
+  recordLoginFailure,
+} from "../../auth/login-rate-limit.ts";
+import { verifyPassword } from "../../auth/passwords.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { users, revokedTokens } from "../../db/schema.ts";
+import { HttpError, parseInput } from "../../http/errors.ts";
+
+/** UTC offsets in the world run from -12:00 to +14:00. */
+const MAX_UTC_OFFSET_MINUTES = 14 * 60;
+
+function parseUtcOffset(header: string | string[] | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  const minutes = Number(value);
+  if (!Number.isInteger(minutes) || Math.abs(minutes) > MAX_UTC_OFFSET_MINUTES) {
+    throw new HttpError(
+      400,
+      "hpi-utc-offset must be a whole number of minutes between -840 and 840",
+      "invalid_utc_offset",
+    );
+  }
+  return minutes;
+}
+
+export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post("/control/clinro/login", async (request, reply) => {
+    const body = parseInput(loginRequest, request.body);
+    const utcOffset = parseUtcOffset(request.headers["hpi-utc-offset"]);
+    const username = body.username.toLowerCase();
+    const address = request.ip;
+
+    if (await isLoginBlocked(ctx.db, ctx.loginRateLimit, username, address)) {
+      throw new HttpError(
+        429,
+        "Too many sign-in attempts. Please wait a few minutes and try again.",
+        "too_many_attempts",
+      );
+    }
+    const [user] = await ctx.db.select().from(users).where(eq(users.username, username));
+    if (!(await verifyPassword(user?.passwordHash, body.password)) || !user) {
+      await recordLoginFailure(ctx.db, ctx.loginRateLimit, username, address);
+      throw new HttpError(400, "Your username or password is incorrect.", "invalid_credentials");
+    }
+    await clearLoginFailures(ctx.db, username, address);
+    await ctx.db
+      .update(users)
+      .set({ lastLogin: new Date(), ...(utcOffset === undefined ? {} : { utcOffsetMinutes: utcOffset }) })
+      .where(eq(users.id, user.id));
+
+    const answer: LoginResponse = {
+      token: await ctx.tokens.sign(user),
+      id: user.id,
+      username: user.username,
+      is_temporary_password: user.isTemporaryPassword,
+    };
+    return reply.send(answer);
+  });
+}
+
+export function loginRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post("/control/clinro/logout", async (request, reply) => {
+    const { claims, user } = requireSession(request);
+    await ctx.db
+      .insert(revokedTokens)
+      .values({ jti: claims.jti, userId: user.id, expiresAt: new Date(claims.exp * 1000) })
+      .onConflictDoNothing();
+    return reply.code(204).send();
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * GET /control/studies/{studyId}: the study with its config, for users with a permission in it.
+ */
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { studyIdParam, type StudyResponse } from "../../../src/contracts/study.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { sitePermissions, sites, studies } from "../../db/schema.ts";
+import { HttpError, parseInput } from "../../http/errors.ts";
+import { hasStudyPermission } from "../../users/load-me.ts";
+
+export function studyRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get("/control/studies/:studyId", async (request): Promise<StudyResponse> => {
+    const { user } = requireSession(request);
+    const { studyId } = parseInput(studyIdParam, request.params);
+    // The same 403 whether the study exists or not: no permission reveals nothing.
+    if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
+      throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+    }
+    const [study] = await ctx.db.select().from(studies).where(eq(studies.id, studyId));
+    if (!study) throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+    const siteRows = await ctx.db
+      .select({ id: sites.id, label: sites.label, treeLevel: sites.treeLevel, isVirtual: sites.isVirtual })
+      .from(sites)
+      .innerJoin(
+        sitePermissions,
+        and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, user.id)),
+      )
+      .where(eq(sites.studyId, studyId))
+      .orderBy(sites.id);
+    return {
+      id: study.id,
+      name: study.name,
+      smsEnabled: study.smsEnabled,
+      newConsentEnabled: study.newConsentEnabled,
+      config: study.config,
+      sites: siteRows.map((site) => ({
+        site_id: site.id,
+        site_label: site.label,
+        tree_level: site.treeLevel,
+        is_virtual: site.isVirtual,
+      })),
+    };
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * The error catalogue of spec 01 section 8 as message descriptors, and the rule that picks the
+ * text of a failed request. Plain data: the toaster translates when it renders.
+ */
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { TOAST_ERROR_MS, TOAST_SESSION_MS, type ToastText } from "../widgets/toast/toast-store.ts";
+
+export const statusMessages: Partial<Record<number, MessageDescriptor>> = {
+  401: msg({ id: "error_401", message: "Authorization required, please login to continue." }),
+  403: msg({ id: "error_403", message: "Consent required, please login and consent to continue." }),
+  404: msg({ id: "error_404", message: "Page or resource not found." }),
+  500: msg({
+    id: "error_500",
+    message: "The server is experiencing technical difficulties. Please try again later.",
+  }),
+};
+
+export const sessionExpiredMessage = msg({
+  id: "error_session_expired",
+  message: "Session has expired, please login again to continue.",
+});
+
+/** How long the toast of a failed request stays: session errors longer than the rest. */
+export function failureToastDuration(status: number) {
+  return status === 401 || status === 403 ? TOAST_SESSION_MS : TOAST_ERROR_MS;
+}
+
+export type FailureFacts = {
+  status: number;
+  statusText: string;
+  serverMessage?: string;
+  failMessage?: MessageDescriptor;
+};
+
+/**
+ * Message precedence: the caller's failMessage, then the default text for the status, then the
+ * server's message field, then '<status> Error: <status text>.'.
+ */
+export function failureMessage({ status, statusText, serverMessage, failMessage }: FailureFacts): ToastText {
+  if (failMessage) return failMessage;
+  const byStatus = statusMessages[status];
+  if (byStatus) return byStatus;
+  if (serverMessage) return serverMessage;
+  return msg({ id: "error_status_generic", message: `${status} Error: ${statusText}.` });
+}
+
+const loginMessages: Partial<Record<number, MessageDescriptor>> = {
+  400: msg({ id: "error_login_400", message: "Your username or password is incorrect. Please try again." }),
+  429: msg({
+    id: "error_login_429",
+    message: "Too many sign-in attempts. Please wait a few minutes and try again.",
+  }),
+  500: msg({
+    id: "error_login_500",
+    message: "Something went wrong on our server. Please try again later.",
+  }),
+};
+
+/** Login failures are looked up as error_login_{status}; an unknown status reads as 400. */
+export function loginFailureMessage(status: number): MessageDescriptor {
+  return loginMessages[status] ?? (loginMessages[400] as MessageDescriptor);
+}
+
+export const loginNetworkMessage = msg({
+  id: "error_login_network",
+  message: "There was a problem logging in, please try again later.",
+});

@@ -1,0 +1,42 @@
+/**
+ * Registers the service worker with workbox-window and tracks whether a new version waits.
+ * The new worker takes over only when the user says so, so a clinician mid-form is never
+ * reloaded under their hands.
+ */
+import { Workbox } from "workbox-window";
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let updateReady = false;
+let workbox: Workbox | undefined;
+
+function setUpdateReady(value: boolean) {
+  updateReady = value;
+  for (const listener of listeners) listener();
+}
+
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator) || !import.meta.env.PROD) return;
+  workbox = new Workbox("/sw.js", { scope: "/" });
+  workbox.addEventListener("waiting", () => setUpdateReady(true));
+  workbox.addEventListener("controlling", (event) => {
+    // Reload only when a new version took over, not on the first install.
+    if (event.isUpdate) window.location.reload();
+  });
+  void workbox.register();
+}
+
+export function applyUpdate() {
+  workbox?.messageSkipWaiting();
+}
+
+export function isUpdateReady() {
+  return updateReady;
+}
+
+export function subscribeToUpdates(listener: Listener) {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}

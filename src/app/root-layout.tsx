@@ -1,0 +1,63 @@
+import { Trans } from "@lingui/react/macro";
+import { Outlet, useRouter, useRouterState } from "@tanstack/react-router";
+import { useEffect } from "react";
+import { markActive, subscribeToStoredUser } from "../auth/session-store.ts";
+import { GlobalLoader } from "../widgets/loading/global-loader.tsx";
+import { Toaster } from "../widgets/toast/toaster.tsx";
+import { NavBar } from "./nav-bar.tsx";
+import { UpdatePrompt } from "./update-prompt.tsx";
+
+/** Pages that show no navigation bar (spec 01 section 2). */
+const PATHS_WITHOUT_NAV_BAR = [/^\/login/, /change-password/, /^\/forgot-password/, /\/consents\/[^/]+\/participants\//];
+/** Activity is recorded at most this often. */
+const ACTIVITY_DEBOUNCE_MS = 250;
+
+export function RootLayout() {
+  const router = useRouter();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const showNavBar = !PATHS_WITHOUT_NAV_BAR.some((pattern) => pattern.test(pathname));
+
+  // Re-run the route guards whenever the stored user changes (sign-out here or in another tab).
+  useEffect(() => subscribeToStoredUser(() => void router.invalidate()), [router]);
+
+  // Keep last_active current while the user works.
+  useEffect(() => {
+    let last = 0;
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - last < ACTIVITY_DEBOUNCE_MS) return;
+      last = now;
+      markActive(now);
+    };
+    const events = ["pointerdown", "keydown"] as const;
+    for (const name of events) window.addEventListener(name, onActivity, { passive: true });
+    return () => {
+      for (const name of events) window.removeEventListener(name, onActivity);
+    };
+  }, []);
+
+  // Move focus to each new page's heading, so screen readers announce where the user is.
+  useEffect(
+    () =>
+      router.subscribe("onResolved", ({ pathChanged }) => {
+        if (!pathChanged) return;
+        requestAnimationFrame(() => document.querySelector<HTMLElement>("main h1")?.focus());
+      }),
+    [router],
+  );
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        <Trans id="skip_to_content">Skip to content</Trans>
+      </a>
+      <GlobalLoader />
+      {showNavBar ? <NavBar /> : null}
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Toaster />
+      <UpdatePrompt />
+    </>
+  );
+}

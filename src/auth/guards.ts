@@ -1,0 +1,41 @@
+/**
+ * Route guards of spec 01 section 4, as plain functions the router's beforeLoad calls.
+ */
+import { redirect } from "@tanstack/react-router";
+import { sessionExpiredMessage } from "../api/error-messages.ts";
+import { logout } from "./logout.ts";
+import { getStoredUser, isTokenExpired } from "./session-store.ts";
+
+export const FORCED_CHANGE_PATH = "/profile/change-password";
+
+/** Only a path on this origin may be a redirect target; anything else reads as none. */
+export function safeRedirectTarget(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
+  return value;
+}
+
+/** Unauthenticated users go to login, remembering where they were going. */
+export function requireSignedIn(location: { href: string }) {
+  const user = getStoredUser();
+  if (user && isTokenExpired(user)) logout(sessionExpiredMessage);
+  if (!user || isTokenExpired(user)) {
+    throw redirect({ to: "/login", search: { redirect: location.href } });
+  }
+  return user;
+}
+
+/** Signed-in users with a temporary password may go nowhere but the forced change. */
+export function requirePermanentPassword(location: { href: string }) {
+  const user = requireSignedIn(location);
+  if (user.is_temporary_password) throw redirect({ to: FORCED_CHANGE_PATH });
+  return user;
+}
+
+/** Signed-in users who land on login go to the redirect value, or home. */
+export function redirectSignedInAwayFromLogin(redirectTarget: string | undefined) {
+  const user = getStoredUser();
+  if (user && !isTokenExpired(user)) {
+    throw redirect({ href: safeRedirectTarget(redirectTarget) ?? "/" });
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * Ending a session: revoke the token on the server, clear the stored user and everything cached
+ * for them, and say why. Navigation follows from the stored user becoming empty (route guards).
+ */
+import { revokeToken } from "../api/revoke-token.ts";
+import { TOAST_SESSION_MS, showToast, type ToastText } from "../widgets/toast/toast-store.ts";
+import { clearHeldPassword } from "./held-password.ts";
+import { clearStoredUser, getStoredUser } from "./session-store.ts";
+
+type SignOutHook = () => void;
+const signOutHooks = new Set<SignOutHook>();
+
+/** Registers work to do on every sign-out (clearing caches); returns the unregister function. */
+export function onSignOut(hook: SignOutHook) {
+  signOutHooks.add(hook);
+  return () => {
+    signOutHooks.delete(hook);
+  };
+}
+
+export function logout(reason?: ToastText) {
+  const user = getStoredUser();
+  if (user) revokeToken(user.token);
+  clearHeldPassword();
+  clearStoredUser();
+  for (const hook of signOutHooks) hook();
+  if (reason) showToast(reason, "error", TOAST_SESSION_MS);
+}

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+export const studyConfig = z.object({
+  virtual_visits: z.boolean().optional(),
+  instrument_architecture_version: z.number().int().optional(),
+  clinro: z.object({ greeting: z.string().optional() }).optional(),
+});
+
+/** GET /control/studies/{studyId} */
+export const studyResponse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  smsEnabled: z.boolean(),
+  newConsentEnabled: z.boolean(),
+  config: studyConfig,
+  sites: z.array(
+    z.object({
+      site_id: z.number().int(),
+      site_label: z.string(),
+      tree_level: z.number().int(),
+      is_virtual: z.boolean(),
+    }),
+  ),
+});
+export type StudyResponse = z.infer<typeof studyResponse>;
+
+export const studyIdParam = z.object({ studyId: z.coerce.number().int().positive() });

@@ -1,0 +1,87 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useNavigate } from "@tanstack/react-router";
+import { useId, useRef, useState, type FormEvent } from "react";
+import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
+import { signIn } from "../../auth/sign-in.ts";
+import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+
+export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const navigate = useNavigate();
+  const errorId = useId();
+  const [error, setError] = useState<MessageDescriptor | null>(null);
+  const busy = useLoadingKey("login");
+  const usernameRef = useRef<HTMLInputElement>(null);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const username = String(form.get("username") ?? "").trim();
+    const password = String(form.get("password") ?? "");
+    if (!username || !password) {
+      setError({ id: "login_missing_fields", message: "Enter your username and password." });
+      return;
+    }
+    setError(null);
+    const result = await signIn({ username, password });
+    if (!result.ok) {
+      setError(result.message);
+      usernameRef.current?.focus();
+      return;
+    }
+    if (result.temporaryPassword) {
+      await navigate({ to: FORCED_CHANGE_PATH });
+    } else {
+      await navigate({ href: safeRedirectTarget(redirectTarget) ?? "/" });
+    }
+  }
+
+  return (
+    <div className="auth-screen">
+      <section className="auth-card" aria-labelledby="login-heading">
+        <div className="brand brand--large" aria-hidden="true">
+          <span className="brand__mark">C</span>
+          <span className="brand__name">ClinRO</span>
+        </div>
+        <h1 id="login-heading" tabIndex={-1}>
+          <Trans id="login_heading">Sign in to the clinician portal</Trans>
+        </h1>
+        <form className="form" onSubmit={onSubmit} noValidate aria-describedby={error ? errorId : undefined}>
+          <div className="field">
+            <label htmlFor="login-username">
+              <Trans id="login_username">Username</Trans>
+            </label>
+            <input
+              ref={usernameRef}
+              id="login-username"
+              name="username"
+              type="email"
+              autoComplete="username"
+              inputMode="email"
+              autoCapitalize="none"
+              spellCheck={false}
+              required
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="login-password">
+              <Trans id="login_password">Password</Trans>
+            </label>
+            <input id="login-password" name="password" type="password" autoComplete="current-password" required />
+          </div>
+          {error ? (
+            <p id={errorId} className="form-error" role="alert">
+              {i18n._(error)}
+            </p>
+          ) : null}
+          <button type="submit" className="button button--primary button--block" disabled={busy}>
+            {busy ? t({ id: "login_submitting", message: "Signing in…" }) : t({ id: "login_submit", message: "Log in" })}
+          </button>
+        </form>
+      </section>
+    </div>
+  );
+}

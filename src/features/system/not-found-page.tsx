@@ -1,0 +1,18 @@
+import { Trans } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
+
+export function NotFoundPage() {
+  return (
+    <div className="page page--narrow">
+      <h1 tabIndex={-1}>
+        <Trans id="not_found_heading">Page not found</Trans>
+      </h1>
+      <p>
+        <Trans id="not_found_body">This page does not exist in this version of the portal.</Trans>
+      </p>
+      <Link className="button button--secondary" to="/studies">
+        <Trans id="back_to_studies">Back to studies</Trans>
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ApiError } from "./api/request.ts";
+import { registerServiceWorker } from "./app/pwa-registration.ts";
+import { createAppRouter } from "./app/router.tsx";
+import { onSignOut } from "./auth/logout.ts";
+import { activateLocale, i18n, preferredLocale } from "./i18n/i18n.ts";
+import "./app/styles.css";
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 30_000,
+      // A 4xx will not change on retry; network trouble might.
+      retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
+    },
+  },
+});
+onSignOut(() => queryClient.clear());
+const router = createAppRouter(queryClient);
+
+await activateLocale(preferredLocale());
+registerServiceWorker();
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </I18nProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,28 @@
+import { lingui } from "@lingui/vite-plugin";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+const plugins = [react({ babel: { plugins: ["@lingui/babel-plugin-lingui-macro"] } }), lingui()];
+
+export default defineConfig({
+  test: {
+    // Two cores: keep the suite parallel but light.
+    maxWorkers: 2,
+    projects: [
+      {
+        plugins,
+        test: { name: "unit", environment: "jsdom", include: ["src/**/*.test.{ts,tsx}"] },
+      },
+      {
+        plugins,
+        test: {
+          name: "api",
+          environment: "node",
+          include: ["tests/api/**/*.test.ts", "server/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
