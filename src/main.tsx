@@ -7,12 +7,15 @@ import { ApiError } from "./api/request.ts";
 import { registerServiceWorker } from "./app/pwa-registration.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { onSignOut } from "./auth/logout.ts";
+import { getStoredUser } from "./auth/session-store.ts";
 import { activateLocale, i18n, preferredLocale } from "./i18n/i18n.ts";
 import "./app/styles.css";
 
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
+      // Every query needs a session: after a sign-out, mounted screens must not refetch.
+      enabled: () => getStoredUser() !== null,
       staleTime: 30_000,
       // A 4xx will not change on retry; network trouble might.
       retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,

@@ -9,12 +9,7 @@ import type { z } from "zod";
 import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
-import {
-  TOAST_ERROR_MS,
-  TOAST_SUCCESS_MS,
-  showToast,
-  type ToastText,
-} from "../widgets/toast/toast-store.ts";
+import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast, type ToastText } from "../widgets/toast/toast-store.ts";
 import {
   failureMessage,
   failureToastDuration,
@@ -161,8 +156,7 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
       failMessage: options.failMessage,
     });
     const error = new ApiError(response.status, response.statusText, displayMessage, errorBody);
-    const logsOut =
-      response.status === 403 || (response.status === 401 && !options.preventLogoutOn400);
+    const logsOut = response.status === 403 || (response.status === 401 && !options.preventLogoutOn400);
     if (logsOut) {
       logout(statusMessages[response.status]);
     } else if (!options.suppressErrorToast) {

@@ -3,6 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import { BrandMark } from "../widgets/brand.tsx";
 import { formatShortDate } from "./format-date.ts";
 
 /** The navigation bar: brand, today's date, and the user menu. */
@@ -33,10 +34,7 @@ export function NavBar() {
     <header className="nav-bar">
       <nav className="nav-bar__inner" aria-label={t({ id: "nav_label", message: "Main" })}>
         <Link to="/studies" className="brand">
-          <span className="brand__mark" aria-hidden="true">
-            C
-          </span>
-          <span className="brand__name">ClinRO</span>
+          <BrandMark />
           <span className="visually-hidden">
             <Trans id="nav_all_studies">All studies</Trans>
           </span>

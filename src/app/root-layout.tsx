@@ -1,14 +1,19 @@
 import { Trans } from "@lingui/react/macro";
 import { Outlet, useRouter, useRouterState } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { markActive, subscribeToStoredUser } from "../auth/session-store.ts";
+import { getStoredUser, markActive, subscribeToStoredUser } from "../auth/session-store.ts";
 import { GlobalLoader } from "../widgets/loading/global-loader.tsx";
 import { Toaster } from "../widgets/toast/toaster.tsx";
 import { NavBar } from "./nav-bar.tsx";
 import { UpdatePrompt } from "./update-prompt.tsx";
 
 /** Pages that show no navigation bar (spec 01 section 2). */
-const PATHS_WITHOUT_NAV_BAR = [/^\/login/, /change-password/, /^\/forgot-password/, /\/consents\/[^/]+\/participants\//];
+const PATHS_WITHOUT_NAV_BAR = [
+  /^\/login/,
+  /change-password/,
+  /^\/forgot-password/,
+  /\/consents\/[^/]+\/participants\//,
+];
 /** Activity is recorded at most this often. */
 const ACTIVITY_DEBOUNCE_MS = 250;
 
@@ -17,8 +22,17 @@ export function RootLayout() {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const showNavBar = !PATHS_WITHOUT_NAV_BAR.some((pattern) => pattern.test(pathname));
 
-  // Re-run the route guards whenever the stored user changes (sign-out here or in another tab).
-  useEffect(() => subscribeToStoredUser(() => void router.invalidate()), [router]);
+  // Re-run the route guards when a session ends or changes hands (here or in another tab). Not
+  // when one starts: the sign-in sequence navigates by itself once the me call has answered.
+  useEffect(() => {
+    let lastToken = getStoredUser()?.token;
+    return subscribeToStoredUser(() => {
+      const token = getStoredUser()?.token;
+      const ended = lastToken !== undefined && token !== lastToken;
+      lastToken = token;
+      if (ended) void router.invalidate();
+    });
+  }, [router]);
 
   // Keep last_active current while the user works.
   useEffect(() => {

@@ -13,8 +13,7 @@ import { holdPassword } from "./held-password.ts";
 import { clearStoredUser, setStoredUser, updateStoredUser } from "./session-store.ts";
 
 export type SignInResult =
-  | { ok: true; temporaryPassword: boolean }
-  | { ok: false; message: MessageDescriptor };
+  { ok: true; temporaryPassword: boolean } | { ok: false; message: MessageDescriptor };
 
 /** The browser's offset from UTC in minutes, east positive, as the hpi-utc-offset header wants. */
 export function localUtcOffsetMinutes(date = new Date()) {

@@ -1,11 +1,15 @@
 import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
 import { signIn } from "../../auth/sign-in.ts";
+import { BrandMark } from "../../widgets/brand.tsx";
 import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+
+const missingFields = msg({ id: "login_missing_fields", message: "Enter your username and password." });
 
 export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
   const { t } = useLingui();
@@ -22,7 +26,7 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
     const username = String(form.get("username") ?? "").trim();
     const password = String(form.get("password") ?? "");
     if (!username || !password) {
-      setError({ id: "login_missing_fields", message: "Enter your username and password." });
+      setError(missingFields);
       return;
     }
     setError(null);
@@ -43,8 +47,7 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
     <div className="auth-screen">
       <section className="auth-card" aria-labelledby="login-heading">
         <div className="brand brand--large" aria-hidden="true">
-          <span className="brand__mark">C</span>
-          <span className="brand__name">ClinRO</span>
+          <BrandMark />
         </div>
         <h1 id="login-heading" tabIndex={-1}>
           <Trans id="login_heading">Sign in to the clinician portal</Trans>
@@ -70,7 +73,13 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
             <label htmlFor="login-password">
               <Trans id="login_password">Password</Trans>
             </label>
-            <input id="login-password" name="password" type="password" autoComplete="current-password" required />
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+            />
           </div>
           {error ? (
             <p id={errorId} className="form-error" role="alert">
@@ -78,7 +87,9 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
             </p>
           ) : null}
           <button type="submit" className="button button--primary button--block" disabled={busy}>
-            {busy ? t({ id: "login_submitting", message: "Signing in…" }) : t({ id: "login_submit", message: "Log in" })}
+            {busy
+              ? t({ id: "login_submitting", message: "Signing in…" })
+              : t({ id: "login_submit", message: "Log in" })}
           </button>
         </form>
       </section>

@@ -44,7 +44,9 @@ export function ForcedChangePasswordPage() {
   const busy = useLoadingKey("change-password");
 
   const canSubmit =
-    meetsPasswordPolicy(newPassword) && confirmation.length > 0 && (heldPassword !== undefined || currentPassword.length > 0);
+    meetsPasswordPolicy(newPassword) &&
+    confirmation.length > 0 &&
+    (heldPassword !== undefined || currentPassword.length > 0);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -59,11 +61,19 @@ export function ForcedChangePasswordPage() {
       const payload = tokenPayload.parse(jwtDecode(token));
       updateStoredUser({ ...payload, token, is_temporary_password: false });
       clearHeldPassword();
-      showToast(msg({ id: "pw_changed", message: "Your password has been changed." }), "success", TOAST_SUCCESS_MS);
+      showToast(
+        msg({ id: "pw_changed", message: "Your password has been changed." }),
+        "success",
+        TOAST_SUCCESS_MS,
+      );
       await navigate({ to: "/" });
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 400) {
-        setError((failure.body as { code?: string } | undefined)?.code === "wrong_old_password" ? wrongCurrent : criteriaNotMet);
+        setError(
+          (failure.body as { code?: string } | undefined)?.code === "wrong_old_password"
+            ? wrongCurrent
+            : criteriaNotMet,
+        );
       } else if (failure instanceof NetworkError) {
         setError(networkFailed);
       }
@@ -128,7 +138,11 @@ export function ForcedChangePasswordPage() {
               {i18n._(error)}
             </p>
           ) : null}
-          <button type="submit" className="button button--primary button--block" disabled={!canSubmit || busy}>
+          <button
+            type="submit"
+            className="button button--primary button--block"
+            disabled={!canSubmit || busy}
+          >
             {t({ id: "pw_change_submit", message: "Change password" })}
           </button>
         </form>

@@ -18,7 +18,11 @@ export function PasswordChecklist({ password, id }: { password: string; id: stri
   const { t } = useLinguiMacro();
   const results = checkPasswordRules(password);
   return (
-    <ul className="checklist" id={id} aria-label={t({ id: "pw_rules_label", message: "Password requirements" })}>
+    <ul
+      className="checklist"
+      id={id}
+      aria-label={t({ id: "pw_rules_label", message: "Password requirements" })}
+    >
       {passwordRules.map(({ code }) => (
         <li key={code} className={results[code] ? "checklist__item checklist__item--met" : "checklist__item"}>
           <span aria-hidden="true" className="checklist__icon">
@@ -26,7 +30,10 @@ export function PasswordChecklist({ password, id }: { password: string; id: stri
           </span>
           {i18n._(ruleLabels[code])}
           <span className="visually-hidden">
-            {results[code] ? t({ id: "pw_rule_met", message: "(met)" }) : t({ id: "pw_rule_not_met", message: "(not met)" })}
+            {" "}
+            {results[code]
+              ? t({ id: "pw_rule_met", message: "(met)" })
+              : t({ id: "pw_rule_not_met", message: "(not met)" })}
           </span>
         </li>
       ))}

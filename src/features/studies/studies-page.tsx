@@ -35,7 +35,10 @@ export function StudiesPage() {
         <p className="empty-state">
           {me.isPending
             ? t({ id: "studies_loading", message: "Loading your studies…" })
-            : t({ id: "studies_none", message: "You have no studies to work in. Ask your study coordinator for access." })}
+            : t({
+                id: "studies_none",
+                message: "You have no studies to work in. Ask your study coordinator for access.",
+              })}
         </p>
       ) : (
         <table className="data-table data-table--rows-link">
@@ -56,7 +59,11 @@ export function StudiesPage() {
             {items.map((item) => (
               <tr key={`${item.studyId}-${item.siteId}`}>
                 <td>
-                  <Link className="row-link" to={pathAfterChoosing(item)} onClick={() => storeSelection(item)}>
+                  <Link
+                    className="row-link"
+                    to={pathAfterChoosing(item)}
+                    onClick={() => storeSelection(item)}
+                  >
                     {item.siteName}
                   </Link>
                 </td>

@@ -26,8 +26,7 @@ export function selectableStudySites(
     .flatMap((study) =>
       study.sites
         .filter(
-          (site) =>
-            site.is_virtual || site.tree_level === SELECTABLE_TREE_LEVEL || study.sites.length === 1,
+          (site) => site.is_virtual || site.tree_level === SELECTABLE_TREE_LEVEL || study.sites.length === 1,
         )
         .map((site) => ({
           studyId: study.study_id,
@@ -38,9 +37,7 @@ export function selectableStudySites(
           newConsentEnabled: study.consent_2,
         })),
     )
-    .sort(
-      (a, b) => a.siteName.localeCompare(b.siteName) || a.studyName.localeCompare(b.studyName),
-    );
+    .sort((a, b) => a.siteName.localeCompare(b.siteName) || a.studyName.localeCompare(b.studyName));
 }
 
 /** Where choosing a pair leads: consents first when the study requires consent. */

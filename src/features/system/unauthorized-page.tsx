@@ -10,8 +10,8 @@ export function UnauthorizedPage() {
       </h1>
       <p>
         <Trans id="unauthorized_body">
-          Your account is not allowed to open what you asked for. If you think this is a mistake, contact your study
-          coordinator.
+          Your account is not allowed to open what you asked for. If you think this is a mistake, contact your
+          study coordinator.
         </Trans>
       </p>
       <Link className="button button--secondary" to="/studies">
