@@ -11,11 +11,19 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Signing secret for tokens; generated once and kept in DATA_DIR when unset. */
   JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
-  TOKEN_TTL_S: z.coerce.number().int().positive().default(12 * 60 * 60),
+  TOKEN_TTL_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(12 * 60 * 60),
   /** 'demo' seeds the demo site into an empty database; 'none' seeds nothing. */
   SEED: z.enum(["demo", "none"]).default("demo"),
   LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
-  LOGIN_WINDOW_S: z.coerce.number().int().positive().default(15 * 60),
+  LOGIN_WINDOW_S: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60),
   /** Where the built app lives. */
   STATIC_DIR: z.string().default("./dist"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

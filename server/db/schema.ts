@@ -35,7 +35,10 @@ export const users = pgTable("users", {
   /** User-management role: enroller, researcher, studyManager, administrator (legacy 'edit'). */
   role: text("role").notNull().default("researcher"),
   /** User scope codes, e.g. 'wu' (may edit other users). Never shown in the interface. */
-  scope: text("scope").array().notNull().default(sql`'{}'::text[]`),
+  scope: text("scope")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   isTemporaryPassword: boolean("is_temporary_password").notNull().default(false),
   hasConsented: boolean("has_consented").notNull().default(true),
   /** Bumped on every password change: tokens carrying an older version are refused. */
@@ -81,7 +84,10 @@ export const studyPermissions = pgTable(
       .references(() => studies.id),
     /** '11', '12', '13', '16' or 'Impartial Witness'. */
     role: text("role").notNull(),
-    scope: text("scope").array().notNull().default(sql`'{}'::text[]`),
+    scope: text("scope")
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [primaryKey({ columns: [t.userId, t.studyId] })],
 );
@@ -118,9 +124,7 @@ export const participants = pgTable(
     subjectId: text("subject_id").notNull().default(""),
     email: text("email"),
     firstLoginTimestamp: timestamp("first_login_timestamp", { withTimezone: true, mode: "date" }),
-    lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" })
-      .notNull()
-      .defaultNow(),
+    lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("participants_study_site_idx").on(t.studyId, t.siteId)],
 );

@@ -9,7 +9,8 @@ import type { FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
-const isApiPath = (url: string) => url.startsWith("/control/") || url === "/control" || url.startsWith("/healthz");
+const isApiPath = (url: string) =>
+  url.startsWith("/control/") || url === "/control" || url.startsWith("/healthz");
 
 export async function serveApp(app: FastifyInstance, staticDir: string) {
   const root = path.resolve(staticDir);
@@ -22,9 +23,7 @@ export async function serveApp(app: FastifyInstance, staticDir: string) {
       const relative = path.relative(root, filePath);
       reply.header(
         "cache-control",
-        relative.startsWith(`assets${path.sep}`)
-          ? `public, max-age=${ONE_YEAR_S}, immutable`
-          : "no-cache",
+        relative.startsWith(`assets${path.sep}`) ? `public, max-age=${ONE_YEAR_S}, immutable` : "no-cache",
       );
     },
   });

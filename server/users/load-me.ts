@@ -4,7 +4,8 @@
 import { and, eq } from "drizzle-orm";
 import type { MeResponse, StudyPermission } from "../../src/contracts/user.ts";
 import type { Database } from "../db/client.ts";
-import { sitePermissions, sites, studies, studyPermissions, users } from "../db/schema.ts";
+import type { users } from "../db/schema.ts";
+import { sitePermissions, sites, studies, studyPermissions } from "../db/schema.ts";
 
 type UserRow = typeof users.$inferSelect;
 

@@ -2,19 +2,83 @@
  * Deterministic, realistic demo participants: the same seed gives the same people every time.
  */
 const FIRST_NAMES_F = [
-  "Amelia", "Sofia", "Grace", "Mariana", "Aisha", "Hannah", "Lucia", "Mei", "Olivia", "Priya",
-  "Rosa", "Chloe", "Fatima", "Ingrid", "Nadia", "Yuki", "Elena", "Zoe", "Camila", "Leah",
+  "Amelia",
+  "Sofia",
+  "Grace",
+  "Mariana",
+  "Aisha",
+  "Hannah",
+  "Lucia",
+  "Mei",
+  "Olivia",
+  "Priya",
+  "Rosa",
+  "Chloe",
+  "Fatima",
+  "Ingrid",
+  "Nadia",
+  "Yuki",
+  "Elena",
+  "Zoe",
+  "Camila",
+  "Leah",
 ];
 const FIRST_NAMES_M = [
-  "James", "Mateo", "Noah", "Arjun", "Kwame", "Liam", "Diego", "Hiroshi", "Omar", "Lucas",
-  "Samuel", "Tomasz", "Elijah", "Rafael", "Daniel", "Wei", "Aaron", "Jonas", "Malik", "Pedro",
+  "James",
+  "Mateo",
+  "Noah",
+  "Arjun",
+  "Kwame",
+  "Liam",
+  "Diego",
+  "Hiroshi",
+  "Omar",
+  "Lucas",
+  "Samuel",
+  "Tomasz",
+  "Elijah",
+  "Rafael",
+  "Daniel",
+  "Wei",
+  "Aaron",
+  "Jonas",
+  "Malik",
+  "Pedro",
 ];
 const FIRST_NAMES_O = ["Alex", "Jordan", "Taylor", "Sam", "Robin", "Quinn", "Avery", "Rowan"];
 const LAST_NAMES = [
-  "Anderson", "Bakshi", "Carvalho", "Dubois", "Eriksen", "Fernández", "García", "Haddad",
-  "Ivanova", "Johnson", "Kowalski", "Lindqvist", "Martínez", "Nakamura", "O'Connor", "Patel",
-  "Quintero", "Rossi", "Schmidt", "Thompson", "Usman", "Van der Berg", "Williams", "Xu",
-  "Yilmaz", "Zhang", "Okafor", "Moreau", "Novak", "Reyes", "Sato", "Brennan",
+  "Anderson",
+  "Bakshi",
+  "Carvalho",
+  "Dubois",
+  "Eriksen",
+  "Fernández",
+  "García",
+  "Haddad",
+  "Ivanova",
+  "Johnson",
+  "Kowalski",
+  "Lindqvist",
+  "Martínez",
+  "Nakamura",
+  "O'Connor",
+  "Patel",
+  "Quintero",
+  "Rossi",
+  "Schmidt",
+  "Thompson",
+  "Usman",
+  "Van der Berg",
+  "Williams",
+  "Xu",
+  "Yilmaz",
+  "Zhang",
+  "Okafor",
+  "Moreau",
+  "Novak",
+  "Reyes",
+  "Sato",
+  "Brennan",
 ];
 
 /** mulberry32: a tiny seeded generator, good enough for demo data. */
@@ -62,8 +126,10 @@ export function makeDemoPeople(count: number, subjectPrefix: string, seed: numbe
     const subjectId = random() < 0.125 ? "" : `${subjectPrefix}-${String(1001 + index)}`;
     const email =
       random() < 0.7
-        ? `${fname}.${lname}`.toLowerCase().normalize("NFD").replace(/[^a-z.]/g, "") +
-          `${index}@example.org`
+        ? `${fname}.${lname}`
+            .toLowerCase()
+            .normalize("NFD")
+            .replace(/[^a-z.]/g, "") + `${index}@example.org`
         : null;
     return { fname, lname, gender, dateOfBirth, subjectId, email };
   });

@@ -86,8 +86,18 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     studies: { 101: "16", 102: "16", 103: "16" },
   },
   { username: "staff1@demo.test", name: "Daniel Kim", role: "researcher", studies: { 101: "11", 102: "11" } },
-  { username: "staff2@demo.test", name: "Eva Lindgren", role: "researcher", studies: { 101: "12", 102: "12" } },
-  { username: "staff3@demo.test", name: "Farid Haddad", role: "researcher", studies: { 101: "13", 103: "13" } },
+  {
+    username: "staff2@demo.test",
+    name: "Eva Lindgren",
+    role: "researcher",
+    studies: { 101: "12", 102: "12" },
+  },
+  {
+    username: "staff3@demo.test",
+    name: "Farid Haddad",
+    role: "researcher",
+    studies: { 101: "13", 103: "13" },
+  },
   {
     username: "witness@demo.test",
     name: "Grace Mensah",
@@ -160,9 +170,7 @@ export async function seedDemo(db: Database) {
           role,
           scope: CLINICIAN_SCOPE,
         });
-        await tx
-          .insert(sitePermissions)
-          .values(study.sites.map((site) => ({ userId, siteId: site.id })));
+        await tx.insert(sitePermissions).values(study.sites.map((site) => ({ userId, siteId: site.id })));
       }
     }
   });

@@ -4,11 +4,7 @@
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { loginRequest, type LoginResponse } from "../../../src/contracts/auth.ts";
-import {
-  clearLoginFailures,
-  isLoginBlocked,
-  recordLoginFailure,
-} from "../../auth/login-rate-limit.ts";
+import { clearLoginFailures, isLoginBlocked, recordLoginFailure } from "../../auth/login-rate-limit.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
