@@ -1,4 +1,5 @@
 import { defineConfig } from "@lingui/cli";
+import { formatter } from "@lingui/format-po";
 
 export default defineConfig({
   sourceLocale: "en",
@@ -10,5 +11,7 @@ export default defineConfig({
       exclude: ["**/*.test.ts", "**/*.test.tsx"],
     },
   ],
-  format: "po",
+  // No source line references: catalogs change only when messages do.
+  format: formatter({ origins: false, lineNumbers: false }),
+  orderBy: "messageId",
 });
