@@ -125,7 +125,9 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
     // The browser sets the multipart boundary itself.
     body = options.body;
   } else if (options.body !== undefined) {
-    headers["Content-Type"] ??= "application/json";
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === "content-type")) {
+      headers["Content-Type"] = "application/json";
+    }
     body = JSON.stringify(options.body);
   }
 

@@ -23,7 +23,8 @@ export function registerServiceWorker() {
     // Reload only when a new version took over, not on the first install.
     if (event.isUpdate) window.location.reload();
   });
-  void workbox.register();
+  // A blocked or failed registration leaves the app working online; nothing to tell the user.
+  workbox.register().catch(() => undefined);
 }
 
 export function applyUpdate() {

@@ -11,6 +11,10 @@ export const FORCED_CHANGE_PATH = "/profile/change-password";
 /** Only a path on this origin may be a redirect target; anything else reads as none. */
 export function safeRedirectTarget(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
+  // Browsers drop tabs and newlines from URLs, so "/\t/evil" would become "//evil": refuse any
+  // whitespace or control character outright.
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return undefined;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return undefined;
   return value;
 }

@@ -10,7 +10,8 @@ import { ApiError } from "../api/request.ts";
 import { fetchMe } from "../api/users-api.ts";
 import { tokenPayload, type LoginRequest } from "../contracts/auth.ts";
 import { holdPassword } from "./held-password.ts";
-import { clearStoredUser, setStoredUser, updateStoredUser } from "./session-store.ts";
+import { logout } from "./logout.ts";
+import { setStoredUser, updateStoredUser } from "./session-store.ts";
 
 export type SignInResult =
   { ok: true; temporaryPassword: boolean } | { ok: false; message: MessageDescriptor };
@@ -42,8 +43,8 @@ export async function signIn(credentials: LoginRequest): Promise<SignInResult> {
     const me = await fetchMe();
     updateStoredUser({ ...me, is_temporary_password: answer.is_temporary_password });
   } catch (error) {
-    // Half a sign-in is no sign-in.
-    clearStoredUser();
+    // Half a sign-in is no sign-in: revoke the new token and forget the held password.
+    logout();
     if (!(error instanceof ApiError)) {
       return { ok: false, message: loginNetworkMessage };
     }

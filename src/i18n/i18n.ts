@@ -2,6 +2,7 @@
  * The one Lingui instance. English is bundled; other locales load on demand.
  */
 import { i18n } from "@lingui/core";
+import dayjs from "dayjs";
 import { messages as englishMessages } from "./locales/en/messages.po";
 
 export const SUPPORTED_LOCALES = ["en", "es"] as const;
@@ -24,9 +25,13 @@ export function preferredLocale(): Locale {
 
 export async function activateLocale(locale: Locale) {
   if (locale !== "en") {
-    const { messages } = await import(`./locales/${locale}/messages.po`);
+    const [{ messages }] = await Promise.all([
+      import(`./locales/${locale}/messages.po`),
+      import(`../../node_modules/dayjs/esm/locale/${locale}.js`),
+    ]);
     i18n.load(locale, messages);
   }
+  dayjs.locale(locale);
   i18n.activate(locale);
   document.documentElement.lang = locale;
   globalThis.localStorage?.setItem(LOCALE_STORAGE_KEY, locale);

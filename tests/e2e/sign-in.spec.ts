@@ -92,3 +92,33 @@ test.describe("signing in", () => {
     await expect(page).toHaveURL(/\/studies\/101\/sites\/1011\/consents$/);
   });
 });
+
+test.describe("in Spanish", () => {
+  test.use({ locale: "es-ES" });
+
+  test("a browser set to Spanish gets the Spanish catalog and dates", async ({ page }) => {
+    await page.goto("/login");
+    await expect(page.getByRole("heading", { name: "Inicie sesión en el portal clínico" })).toBeVisible();
+    await page.getByLabel("Nombre de usuario").fill(COORDINATOR);
+    await page.getByLabel("Contraseña").fill(DEMO_PASSWORD);
+    await page.getByRole("button", { name: "Iniciar sesión" }).click();
+    await expect(page.getByRole("heading", { name: "Elija un estudio y un centro" })).toBeVisible();
+    const monthsShortSpanish = [
+      "ene",
+      "feb",
+      "mar",
+      "abr",
+      "may",
+      "jun",
+      "jul",
+      "ago",
+      "sep",
+      "oct",
+      "nov",
+      "dic",
+    ];
+    const today = new Date();
+    const expected = `${String(today.getDate()).padStart(2, "0")}-${monthsShortSpanish[today.getMonth()]}-${today.getFullYear()}`;
+    await expect(page.getByText(expected)).toBeVisible();
+  });
+});

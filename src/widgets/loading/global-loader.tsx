@@ -7,7 +7,9 @@ export function GlobalLoader() {
   const { t } = useLingui();
   const state = useSyncExternalStore(subscribeToLoading, getLoadingState, getLoadingState);
   if (!state.forced && state.general === 0) return null;
-  return <div className="global-loader" role="progressbar" aria-label={t({ id: "loading", message: "Loading" })} />;
+  return (
+    <div className="global-loader" role="progressbar" aria-label={t({ id: "loading", message: "Loading" })} />
+  );
 }
 
 /** Whether a per-key request is running, e.g. useLoadingKey('login'). */
