@@ -9,8 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { HttpError } from "./errors.ts";
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
-const isApiPath = (url: string) =>
-  url.startsWith("/control/") || url === "/control" || url.startsWith("/healthz");
+const isApiPath = (url: string) => url.startsWith("/control/") || url === "/control" || url === "/healthz";
 
 export async function serveApp(app: FastifyInstance, staticDir: string) {
   const root = path.resolve(staticDir);

@@ -24,4 +24,6 @@ export const studyResponse = z.object({
 });
 export type StudyResponse = z.infer<typeof studyResponse>;
 
-export const studyIdParam = z.object({ studyId: z.coerce.number().int().positive() });
+/** Ids are PostgreSQL integers: anything larger is not an id. */
+export const MAX_ID = 2_147_483_647;
+export const studyIdParam = z.object({ studyId: z.coerce.number().int().positive().max(MAX_ID) });

@@ -1,9 +1,9 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { signInAs } from "./pages/login-page.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 /** Waits until the service worker has installed the shell and controls the page. */
-async function waitForServiceWorker(page: import("@playwright/test").Page) {
+async function waitForServiceWorker(page: Page) {
   await page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;
     return registration.active?.state;

@@ -19,17 +19,18 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext) {
   app.patch("/control/clinro/users/me", async (request) => {
     const { user } = requireSession(request);
     const changes = parseInput(patchMeRequest, request.body);
-    const [updated] = await ctx.db
-      .update(users)
-      .set({
+    const editable = Object.fromEntries(
+      Object.entries({
         name: changes.name,
         nickname: changes.nickname,
         isPhoneEnabled: changes.isPhoneEnabled,
         phone: changes.phone,
         countryDialCode: changes.countryDialCode,
-      })
-      .where(eq(users.id, user.id))
-      .returning();
+      }).filter(([, value]) => value !== undefined),
+    );
+    // The client sends the whole user; with nothing editable in it there is nothing to write.
+    if (Object.keys(editable).length === 0) return loadMe(ctx.db, user);
+    const [updated] = await ctx.db.update(users).set(editable).where(eq(users.id, user.id)).returning();
     return loadMe(ctx.db, updated ?? user);
   });
 }
