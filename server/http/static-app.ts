@@ -17,10 +17,9 @@ export async function serveApp(app: FastifyInstance, staticDir: string) {
     root,
     wildcard: false,
     cacheControl: false,
-    // @fastify/static hands the Fastify reply here, not Node's response.
-    setHeaders(reply: { header: (name: string, value: string) => void }, filePath: string) {
+    setHeaders(res, filePath) {
       const relative = path.relative(root, filePath);
-      reply.header(
+      res.setHeader(
         "cache-control",
         relative.startsWith(`assets${path.sep}`) ? `public, max-age=${ONE_YEAR_S}, immutable` : "no-cache",
       );
