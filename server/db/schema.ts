@@ -142,3 +142,63 @@ export const loginAttempts = pgTable("login_attempts", {
   failures: integer("failures").notNull(),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true, mode: "date" }).notNull(),
 });
+
+/**
+ * Idempotency records: one per (user, Idempotency-Key), written in the same transaction as the
+ * write it guards, holding the answer that a repeated request gets back.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    method: text("method").notNull(),
+    path: text("path").notNull(),
+    /** SHA-256 of the request body: the same key with another body is refused. */
+    requestHash: text("request_hash").notNull(),
+    statusCode: integer("status_code").notNull(),
+    responseBody: jsonb("response_body"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** Instrument and announcement events (delivered, seen, completed, submitFailed...). */
+export const participantEvents = pgTable(
+  "participant_events",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    participantId: integer("participant_id"),
+    studyId: integer("study_id"),
+    type: text("type").notNull(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "date" }).notNull(),
+    info: jsonb("info").$type<Record<string, unknown>>().notNull().default({}),
+    platform: text("platform").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("participant_events_participant_idx").on(t.participantId, t.type)],
+);
+
+/** Files uploaded for instruments and consents; the bytes live under DATA_DIR/files. */
+export const uploadedFiles = pgTable("uploaded_files", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id),
+  participantId: integer("participant_id")
+    .notNull()
+    .references(() => participants.id),
+  moduleName: text("module_name").notNull(),
+  platform: text("platform").notNull(),
+  /** The name the client gave (the spec's file name pattern); unique per participant. */
+  fileName: text("file_name").notNull(),
+  storedName: text("stored_name").notNull(),
+  contentType: text("content_type").notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
