@@ -3,6 +3,9 @@
  * for an unknown username, through HTTP on the embedded database. The two should match: the
  * answer time must not tell which accounts exist.
  */
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { buildApp } from "../server/app.ts";
 import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase } from "../server/db/client.ts";
@@ -21,6 +24,7 @@ const app = await buildApp({
   db: database.db,
   tokens: createTokenSigner(new TextEncoder().encode("bench-secret-".repeat(4)), 3600),
   loginRateLimit: { maxFailures: 1_000_000, windowSeconds: 60 },
+  dataDir: await mkdtemp(path.join(tmpdir(), "clinro-bench-")),
 });
 const address = await app.listen({ port: 0, host: "127.0.0.1" });
 

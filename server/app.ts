@@ -1,12 +1,16 @@
 /**
  * Builds the API server: public calls, the authenticated /control/* calls, health, and the app.
  */
+import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyError } from "fastify";
+import { DOCUMENT_MAX_BYTES } from "../src/contracts/files.ts";
 import type { AppContext } from "./context.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import { HttpError } from "./http/errors.ts";
 import { serveApp } from "./http/static-app.ts";
 import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
+import { eventRoutes } from "./routes/events/post-events.ts";
+import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
 import { changePasswordRoutes } from "./routes/users/change-password.ts";
@@ -43,6 +47,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     reply.code(404).send({ message: "Page or resource not found.", code: "not_found" }),
   );
 
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },
+    throwFileSizeLimit: true,
+  });
+
   healthRoutes(app, ctx);
   publicLoginRoutes(app, ctx);
 
@@ -54,6 +63,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     meRoutes(authenticated, ctx);
     changePasswordRoutes(authenticated, ctx);
     studyRoutes(authenticated, ctx);
+    eventRoutes(authenticated, ctx);
+    fileRoutes(authenticated, ctx);
   });
 
   if (ctx.staticDir) await serveApp(app, ctx.staticDir);

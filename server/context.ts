@@ -7,6 +7,8 @@ export type AppContext = {
   db: Database;
   tokens: TokenSigner;
   loginRateLimit: LoginRateLimit;
+  /** Where uploaded files are kept (under files/). */
+  dataDir: string;
   /** The built app to serve; undefined serves the API alone (API tests). */
   staticDir?: string;
 };

@@ -27,6 +27,7 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
       db: handle.db,
       tokens: createTokenSigner(secret, env.TOKEN_TTL_S),
       loginRateLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_S },
+      dataDir: env.DATA_DIR,
       staticDir: env.STATIC_DIR,
     },
     { logLevel: env.LOG_LEVEL },

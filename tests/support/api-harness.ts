@@ -7,6 +7,9 @@
  * Requests go through Fastify's `app.inject`, so no port is opened.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import postgres from "postgres";
@@ -69,6 +72,8 @@ export type ApiHarness = {
   readonly app: App;
   readonly handle: DatabaseHandle;
   readonly db: Database;
+  /** The app's data directory (uploaded files), a fresh temporary folder per file. */
+  readonly dataDir: string;
   request: (
     method: NonNullable<InjectOptions["method"]>,
     url: string,
@@ -126,8 +131,10 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
   // The seeded accounts' hash of the demo password, read right after seeding: new accounts with
   // that password reuse it instead of spending another argon2 hash each.
   let demoHash: string | undefined;
+  let dataDir: string | undefined;
 
   beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), "clinro-api-"));
     if (target.kind === "postgres") {
       if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
       const created = await createPostgresDatabase(testDatabaseUrl);
@@ -148,6 +155,7 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
       db: handle.db,
       tokens: createTokenSigner(TEST_SECRET_BYTES, TEST_TOKEN_TTL_S),
       loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
+      dataDir,
       staticDir,
     });
     await app.ready();
@@ -161,6 +169,7 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
         await handle?.close();
       } finally {
         await dropDatabase?.();
+        if (dataDir) await rm(dataDir, { recursive: true, force: true });
       }
     }
   });
@@ -180,6 +189,9 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
     },
     get db() {
       return ready(handle, "database").db;
+    },
+    get dataDir() {
+      return ready(dataDir, "data directory");
     },
     request(method, url, { token, authorization, body, headers, remoteAddress } = {}) {
       const allHeaders: Record<string, string> = { ...headers };

@@ -1,0 +1,56 @@
+/**
+ * POST /control/participants/me/events?platform=clinro: instrument and announcement events,
+ * stored once per Idempotency-Key.
+ */
+import type { FastifyInstance } from "fastify";
+import { postEventsQuery, postEventsRequest } from "../../../src/contracts/events.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { participantEvents } from "../../db/schema.ts";
+import { HttpError, parseInput } from "../../http/errors.ts";
+import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import { findAccessibleParticipant } from "../../participants/participant-access.ts";
+
+const PATH = "/control/participants/me/events";
+
+export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.post(PATH, async (request, reply) => {
+    const { user } = requireSession(request);
+    const key = idempotencyKeyOf(request);
+    const { platform } = parseInput(postEventsQuery, request.query);
+    const events = parseInput(postEventsRequest, request.body);
+
+    const participantIds = [...new Set(events.flatMap((event) => event.participant ?? []))];
+    for (const participantId of participantIds) {
+      if (!(await findAccessibleParticipant(ctx.db, user.id, participantId))) {
+        throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+      }
+    }
+
+    const result = await runIdempotentWrite(ctx.db, {
+      userId: user.id,
+      key,
+      method: "POST",
+      path: PATH,
+      requestHash: hashRequest([JSON.stringify(request.body)]),
+      write: async (tx) => {
+        await tx.insert(participantEvents).values(
+          events.map((event) => ({
+            userId: user.id,
+            participantId: event.participant ?? null,
+            studyId: event.study_id ?? null,
+            type: event.type,
+            occurredAt: new Date(event.timestamp),
+            info: event.info,
+            platform,
+          })),
+        );
+        return { statusCode: 200, body: { received: events.length } };
+      },
+    });
+    return reply
+      .code(result.statusCode)
+      .header("idempotent-replayed", String(result.replayed))
+      .send(result.body);
+  });
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+
+/** Images are limited to 2.5 MB (spec 02 sections 5 and 9). */
+export const IMAGE_MAX_BYTES = 2.5 * 1024 * 1024;
+/** Documents (PDF, Word) may be larger; this caps what one upload may hold. */
+export const DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
+
+/** Accepted uploads: JPEG, PNG, SVG, PDF and Word, by extension and content type. */
+export const ACCEPTED_FILE_TYPES = {
+  jpg: { contentTypes: ["image/jpeg"], image: true },
+  jpeg: { contentTypes: ["image/jpeg"], image: true },
+  png: { contentTypes: ["image/png"], image: true },
+  svg: { contentTypes: ["image/svg+xml"], image: true },
+  pdf: { contentTypes: ["application/pdf"], image: false },
+  doc: { contentTypes: ["application/msword"], image: false },
+  docx: {
+    contentTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+    image: false,
+  },
+} as const;
+
+export function fileExtension(fileName: string) {
+  const dot = fileName.lastIndexOf(".");
+  return dot < 0 ? "" : fileName.slice(dot + 1).toLowerCase();
+}
+
+/** The text fields of POST /control/file/upload (multipart, with the file as upload_file). */
+export const fileUploadFields = z.object({
+  file_name: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_.-]+$/, "file_name may hold only letters, digits, _ . and -"),
+  platform: z.literal("clinro"),
+  module_name: z.enum(["consent", "clinro"]),
+  participant_id: z.coerce.number().int().positive(),
+});
+export type FileUploadFields = z.infer<typeof fileUploadFields>;
+
+export const fileUploadResponse = z.object({
+  id: z.number().int(),
+  file_name: z.string(),
+  size: z.number().int(),
+});
+export type FileUploadResponse = z.infer<typeof fileUploadResponse>;
+
+/** Rejection texts of spec 02 section 5; clients show them under these codes. */
+export const FILE_TYPE_REJECTED = "Oh no! We can't take file types other than PDF, Word files, JPEG, or PNG.";
+export const IMAGE_TOO_LARGE = "Your image exceeded 2.5 mb. Please reduce the file size.";
