@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   ACCEPTED_FILE_TYPES,
   FILE_TYPE_REJECTED,
@@ -26,7 +26,7 @@ import { findAccessibleParticipant } from "../../participants/participant-access
 
 const PATH = "/control/file/upload";
 
-async function readUpload(request: import("fastify").FastifyRequest) {
+async function readUpload(request: FastifyRequest) {
   if (!request.isMultipart()) {
     throw new HttpError(415, "The upload must be multipart/form-data.", "not_multipart");
   }
