@@ -39,5 +39,7 @@ export default defineConfig({
     }),
   ],
   build: { target: "es2022", sourcemap: true },
+  // The app's version: persisted query caches of another version are discarded.
+  define: { __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? "dev") },
   server: { proxy: { "/control": API_ORIGIN, "/healthz": API_ORIGIN } },
 });

@@ -5,6 +5,7 @@ import { defineConfig } from "vitest/config";
 const plugins = [react({ babel: { plugins: ["@lingui/babel-plugin-lingui-macro"] } }), lingui()];
 
 export default defineConfig({
+  define: { __APP_VERSION__: JSON.stringify("test") },
   test: {
     // Two cores: keep the suite parallel but light.
     maxWorkers: 2,

@@ -4,11 +4,16 @@ import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ApiError } from "./api/request.ts";
+import { exposeOutboxSupportHandle } from "./app/outbox-support-handle.ts";
 import { registerServiceWorker } from "./app/pwa-registration.ts";
+import { persistQueries } from "./app/query-persistence.ts";
+import { mirrorSessionTokens } from "./app/session-token-mirror.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { onSignOut } from "./auth/logout.ts";
 import { getStoredUser } from "./auth/session-store.ts";
 import { activateLocale, i18n, preferredLocale } from "./i18n/i18n.ts";
+import { startOutboxFlusher } from "./outbox/flusher.ts";
+import { PERSISTED_QUERY_MAX_AGE_MS } from "./app/query-persistence.ts";
 import "./app/styles.css";
 
 const queryClient = new QueryClient({
@@ -17,6 +22,8 @@ const queryClient = new QueryClient({
       // Every query needs a session: after a sign-out, mounted screens must not refetch.
       enabled: () => getStoredUser() !== null,
       staleTime: 30_000,
+      // Kept as long as persisted queries may be restored (see query-persistence.ts).
+      gcTime: PERSISTED_QUERY_MAX_AGE_MS,
       // A 4xx will not change on retry; network trouble might.
       retry: (failureCount, error) => !(error instanceof ApiError && error.status < 500) && failureCount < 2,
     },
@@ -27,6 +34,10 @@ const router = createAppRouter(queryClient);
 
 await activateLocale(preferredLocale());
 registerServiceWorker();
+persistQueries(queryClient, __APP_VERSION__);
+mirrorSessionTokens();
+startOutboxFlusher();
+exposeOutboxSupportHandle();
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

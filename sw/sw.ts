@@ -1,15 +1,33 @@
 /**
- * The service worker: precaches the app shell so that the portal opens with no network, and
- * serves index.html for every page path. API calls (/control/*) always go to the network.
- * A new version waits until the user chooses to reload (see src/app/pwa-registration.ts).
+ * The service worker:
+ * - precaches the app shell so that the portal opens with no network, and answers every page
+ *   path with index.html;
+ * - caches survey definitions as they are fetched (network first), so an instrument opened once
+ *   online opens and can be completed offline;
+ * - drains the outbox on Background Sync, so queued writes leave even after the tab is closed.
+ * Other API calls (/control/*) always go to the network. A new version waits until the user
+ * chooses to reload (see src/app/pwa-registration.ts).
  */
 /// <reference lib="webworker" />
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
+import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
+import { NetworkFirst } from "workbox-strategies";
+import { BACKGROUND_SYNC_TAG, drainUnderLock } from "../src/outbox/drain-under-lock.ts";
+import { isSurveyDefinitionUrl, SURVEY_DEFINITIONS_CACHE } from "../src/outbox/survey-definition-urls.ts";
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
 };
+
+type SyncEvent = ExtendableEvent & { tag: string };
+
+/** Definitions change only when a study deploys a new version: keep a month of them. */
+const DEFINITION_MAX_AGE_S = 30 * 24 * 60 * 60;
+const DEFINITION_MAX_ENTRIES = 300;
+/** On a slow clinic network, fall back to the cached definition after this long. */
+const DEFINITION_NETWORK_TIMEOUT_S = 5;
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
@@ -19,6 +37,29 @@ registerRoute(
     denylist: [/^\/control\//, /^\/healthz/],
   }),
 );
+
+registerRoute(
+  ({ url, request }) => request.method === "GET" && isSurveyDefinitionUrl(url),
+  new NetworkFirst({
+    cacheName: SURVEY_DEFINITIONS_CACHE,
+    networkTimeoutSeconds: DEFINITION_NETWORK_TIMEOUT_S,
+    plugins: [
+      new CacheableResponsePlugin({ statuses: [200] }),
+      new ExpirationPlugin({ maxEntries: DEFINITION_MAX_ENTRIES, maxAgeSeconds: DEFINITION_MAX_AGE_S }),
+    ],
+  }),
+);
+
+self.addEventListener("sync", (event) => {
+  const syncEvent = event as SyncEvent;
+  if (syncEvent.tag !== BACKGROUND_SYNC_TAG) return;
+  syncEvent.waitUntil(
+    drainUnderLock().then((report) => {
+      // A rejected sync is tried again later by the browser, with its own backoff.
+      if (report.offline || report.retrying.length > 0) throw new Error("Outbox not drained yet");
+    }),
+  );
+});
 
 self.addEventListener("message", (event) => {
   if ((event.data as { type?: string } | null)?.type === "SKIP_WAITING") void self.skipWaiting();

@@ -21,4 +21,5 @@ export const studyQuery = (studyId: number) =>
   queryOptions({
     queryKey: studyKeys.detail(studyId),
     queryFn: ({ signal }) => fetchStudy(studyId, signal),
+    meta: { persist: true },
   });

@@ -12,4 +12,8 @@ export function fetchMe(signal?: AbortSignal) {
 }
 
 export const meQuery = () =>
-  queryOptions({ queryKey: userKeys.me(), queryFn: ({ signal }) => fetchMe(signal) });
+  queryOptions({
+    queryKey: userKeys.me(),
+    queryFn: ({ signal }) => fetchMe(signal),
+    meta: { persist: true },
+  });

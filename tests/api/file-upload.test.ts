@@ -24,7 +24,7 @@ async function multipart(
   file?: { bytes: Uint8Array; type: string; name: string },
 ) {
   const form = new FormData();
-  if (file) form.set("upload_file", new Blob([file.bytes], { type: file.type }), file.name);
+  if (file) form.set("upload_file", new Blob([Buffer.from(file.bytes)], { type: file.type }), file.name);
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   const request = new Request("http://localhost/", { method: "POST", body: form });
   return {
@@ -49,7 +49,7 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
   const upload = async (
     token: string,
     fields: Record<string, string>,
-    file: { bytes: Uint8Array; type: string; name: string } | undefined,
+    file: { bytes: Uint8Array<ArrayBuffer>; type: string; name: string } | undefined,
     key: string = randomUUID(),
   ) => {
     const { body, contentType } = await multipart(fields, file);

@@ -1,0 +1,284 @@
+import { describe, expect, it, vi } from "vitest";
+import type { SendOutcome } from "../api/send-outbox-item.ts";
+import { RETRY_BASE_MS } from "./backoff.ts";
+import { drainOutbox, type DrainDependencies } from "./drain.ts";
+import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";
+import type { OutboxItem } from "./outbox-item.ts";
+import type { OutboxStore } from "./outbox-store.ts";
+import type { SessionToken, SessionTokens } from "./session-tokens.ts";
+
+const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
+const FAR_FUTURE_S = NOW / 1000 + 3600;
+const ALICE = { userId: 1, username: "alice@demo.test" };
+const BOB = { userId: 2, username: "bob@demo.test" };
+
+/** An outbox of plain memory, with the same contract as the IndexedDB store. */
+function memoryOutbox(items: OutboxItem[]) {
+  const records = new Map(items.map((item) => [item.id, structuredClone(item)]));
+  const store: OutboxStore = {
+    list: async () => [...records.values()].sort((a, b) => a.createdAt - b.createdAt),
+    get: async (id) => records.get(id),
+    update: async (id, change) => {
+      const item = records.get(id);
+      if (item) records.set(id, change(item));
+    },
+    remove: async (id) => {
+      records.delete(id);
+    },
+  };
+  return { store, records };
+}
+
+function memoryTokens(tokens: Record<number, SessionToken>) {
+  const sessions = new Map(Object.entries(tokens).map(([id, token]) => [Number(id), { ...token }]));
+  const api: SessionTokens = {
+    get: async (userId) => sessions.get(userId),
+    markRejected: async (userId, token) => {
+      const current = sessions.get(userId);
+      if (current?.token === token) sessions.set(userId, { ...current, rejected: true });
+    },
+  };
+  return { api, sessions };
+}
+
+const answered = (status: number, message = "answer"): SendOutcome => ({
+  kind: "answered",
+  status,
+  message,
+  body: {},
+});
+const offline: SendOutcome = { kind: "network", message: "Failed to fetch" };
+
+function event(context = ALICE, createdAt = NOW - 1000, label = "seen") {
+  return makeOutboxItem(eventsWrite([{ type: "seen" }], label), context, createdAt);
+}
+
+function setup(items: OutboxItem[], answer: (item: OutboxItem, token: string) => SendOutcome) {
+  const outbox = memoryOutbox(items);
+  const tokens = memoryTokens({
+    [ALICE.userId]: { token: "alice-token", exp: FAR_FUTURE_S },
+    [BOB.userId]: { token: "bob-token", exp: FAR_FUTURE_S },
+  });
+  const sent: { id: string; token: string }[] = [];
+  const delivered: string[] = [];
+  const deps: DrainDependencies = {
+    store: outbox.store,
+    tokens: tokens.api,
+    send: vi.fn(async (item: OutboxItem, token: string) => {
+      sent.push({ id: item.id, token });
+      return answer(item, token);
+    }),
+    now: () => NOW,
+    random: () => 0.5,
+    onDelivered: async (item) => {
+      delivered.push(item.id);
+    },
+  };
+  return { deps, outbox, tokens, sent, delivered };
+}
+
+describe("draining the outbox", () => {
+  it("removes an item only after a 2xx answer", async () => {
+    const item = event();
+    const { deps, outbox, delivered } = setup([item], () => answered(200));
+    const report = await drainOutbox(deps);
+    expect(report.delivered).toEqual([item.id]);
+    expect(outbox.records.size).toBe(0);
+    expect(delivered).toEqual([item.id]);
+  });
+
+  it("sends oldest first", async () => {
+    const newer = event(ALICE, NOW - 10, "newer");
+    const older = event(ALICE, NOW - 20, "older");
+    const { deps, sent } = setup([newer, older], () => answered(200));
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([older.id, newer.id]);
+  });
+
+  it("sends each item with the token of the user who made it", async () => {
+    const alices = event(ALICE, NOW - 20);
+    const bobs = event(BOB, NOW - 10);
+    const { deps, sent } = setup([alices, bobs], () => answered(200));
+    await drainOutbox(deps);
+    expect(sent).toEqual([
+      { id: alices.id, token: "alice-token" },
+      { id: bobs.id, token: "bob-token" },
+    ]);
+  });
+
+  it.each([500, 502, 503, 408, 429])(
+    "keeps the item and retries later when the server answers %i",
+    async (status) => {
+      const item = event();
+      const { deps, outbox } = setup([item], () => answered(status, "busy"));
+      const report = await drainOutbox(deps);
+      const kept = outbox.records.get(item.id)!;
+      expect(report.retrying).toEqual([item.id]);
+      expect(kept.state).toBe("pending");
+      expect(kept.attempts).toBe(1);
+      expect(kept.lastError).toMatchObject({ kind: "http", status, message: "busy" });
+      // 2 s doubling with equal jitter: the first wait is 1 to 2 s.
+      expect(kept.nextAttemptAt - NOW).toBe(RETRY_BASE_MS * 0.75);
+      expect(report.nextDueAt).toBe(kept.nextAttemptAt);
+    },
+  );
+
+  it("keeps the item, records a network error and ends the round when there is no network", async () => {
+    const first = event(ALICE, NOW - 20);
+    const second = event(ALICE, NOW - 10);
+    const { deps, outbox, sent } = setup([first, second], () => offline);
+    const report = await drainOutbox(deps);
+    expect(report.offline).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(outbox.records.get(first.id)!.lastError).toMatchObject({ kind: "network" });
+    expect(outbox.records.get(second.id)!.attempts).toBe(0);
+  });
+
+  it.each([400, 403, 404, 409, 413, 415, 422])(
+    "marks the item failed, keeps it and does not retry it blindly on %i",
+    async (status) => {
+      const item = event();
+      const { deps, outbox, sent } = setup([item], () => answered(status, "refused"));
+      const report = await drainOutbox(deps);
+      expect(report.refused).toEqual([item.id]);
+      expect(outbox.records.get(item.id)).toMatchObject({
+        state: "failed",
+        lastError: { status, message: "refused" },
+      });
+      await drainOutbox(deps);
+      await drainOutbox(deps, { ignoreBackoff: true });
+      expect(sent).toHaveLength(1);
+    },
+  );
+
+  it("stops sending a user's items on 401 and waits for them to sign in again, never deleting them", async () => {
+    const first = event(ALICE, NOW - 30);
+    const second = event(ALICE, NOW - 20);
+    const bobs = event(BOB, NOW - 10);
+    const { deps, outbox, tokens, sent } = setup([first, second, bobs], (_item, token) =>
+      token === "alice-token" ? answered(401) : answered(200),
+    );
+    const report = await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([first.id, bobs.id]);
+    expect(report.waitingForSignIn).toEqual([first.id, second.id]);
+    expect(outbox.records.has(first.id) && outbox.records.has(second.id)).toBe(true);
+    expect(tokens.sessions.get(ALICE.userId)?.rejected).toBe(true);
+
+    // Nothing goes with the rejected token...
+    await drainOutbox(deps);
+    expect(sent).toHaveLength(2);
+    // ...until Alice signs in again.
+    tokens.sessions.set(ALICE.userId, { token: "alice-new-token", exp: FAR_FUTURE_S });
+    deps.send = vi.fn(async () => answered(200));
+    const after = await drainOutbox(deps);
+    expect(after.delivered).toEqual([first.id, second.id]);
+  });
+
+  it("does not send the items of a user who signed out, and keeps them", async () => {
+    const item = event(ALICE);
+    const { deps, tokens, outbox, sent } = setup([item], () => answered(200));
+    tokens.sessions.delete(ALICE.userId);
+    const report = await drainOutbox(deps);
+    expect(sent).toHaveLength(0);
+    expect(report.waitingForSignIn).toEqual([item.id]);
+    expect(outbox.records.has(item.id)).toBe(true);
+  });
+
+  it("does not send with an expired token", async () => {
+    const item = event(ALICE);
+    const { deps, tokens, sent } = setup([item], () => answered(200));
+    tokens.sessions.set(ALICE.userId, { token: "old", exp: NOW / 1000 - 1 });
+    await drainOutbox(deps);
+    expect(sent).toHaveLength(0);
+  });
+
+  it("never drops an item for its age", async () => {
+    const ancient = event(ALICE, NOW - 400 * 24 * 60 * 60 * 1000);
+    const { deps, sent } = setup([ancient], () => answered(200));
+    const report = await drainOutbox(deps);
+    expect(sent).toHaveLength(1);
+    expect(report.delivered).toEqual([ancient.id]);
+  });
+
+  it("leaves an item in backoff alone until it is due, unless told to ignore the backoff", async () => {
+    const item = { ...event(), attempts: 2, nextAttemptAt: NOW + 30_000 };
+    const { deps, sent } = setup([item], () => answered(200));
+    const waiting = await drainOutbox(deps);
+    expect(sent).toHaveLength(0);
+    expect(waiting.nextDueAt).toBe(NOW + 30_000);
+    await drainOutbox(deps, { ignoreBackoff: true });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("doubles the wait after each failure, up to five minutes", async () => {
+    const item = event();
+    const { deps, outbox } = setup([item], () => answered(503));
+    const waits: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      await drainOutbox(deps, { ignoreBackoff: true });
+      waits.push(outbox.records.get(item.id)!.nextAttemptAt - NOW);
+    }
+    expect(waits.slice(0, 4)).toEqual([1500, 3000, 6000, 12000]);
+    expect(Math.max(...waits)).toBe(225_000);
+  });
+});
+
+describe("dependencies: a submission waits for its uploads", () => {
+  const uploadOf = (name: string, createdAt: number) =>
+    makeOutboxItem(
+      uploadWrite(new Blob(["x"]), { file_name: name, module_name: "clinro", participant_id: 5 }),
+      ALICE,
+      createdAt,
+    );
+  const submissionAfter = (uploads: OutboxItem[]) =>
+    makeOutboxItem(
+      {
+        kind: "submission",
+        label: "HAM-D 17",
+        dependsOn: uploads.map((upload) => upload.id),
+        request: { method: "POST", path: "/control/clinro/submission", body: { type: "json", value: [{}] } },
+      },
+      ALICE,
+      NOW,
+    );
+
+  it("sends the uploads first and the submission after them in the same round", async () => {
+    const photo1 = uploadOf("p1.jpeg", NOW - 30);
+    const photo2 = uploadOf("p2.jpeg", NOW - 20);
+    const submission = submissionAfter([photo1, photo2]);
+    const { deps, sent, outbox } = setup([submission, photo1, photo2], () => answered(200));
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([photo1.id, photo2.id, submission.id]);
+    expect(outbox.records.size).toBe(0);
+  });
+
+  it("holds the submission back while an upload has not gone through", async () => {
+    const photo1 = uploadOf("p1.jpeg", NOW - 30);
+    const photo2 = uploadOf("p2.jpeg", NOW - 20);
+    const submission = submissionAfter([photo1, photo2]);
+    const { deps, sent, outbox } = setup([photo1, photo2, submission], (item) =>
+      item.id === photo2.id ? answered(503) : answered(200),
+    );
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([photo1.id, photo2.id]);
+    expect(outbox.records.has(submission.id)).toBe(true);
+    expect(outbox.records.has(photo1.id)).toBe(false);
+
+    // Retrying sends only the failed file, then the submission.
+    deps.send = vi.fn(async (item: OutboxItem) => {
+      sent.push({ id: item.id, token: "" });
+      return answered(200);
+    });
+    await drainOutbox(deps, { ignoreBackoff: true });
+    expect(sent.slice(2).map((entry) => entry.id)).toEqual([photo2.id, submission.id]);
+  });
+
+  it("holds the submission back while an upload is refused for good", async () => {
+    const photo = uploadOf("p1.jpeg", NOW - 30);
+    const submission = submissionAfter([photo]);
+    const { deps, sent } = setup([photo, submission], () => answered(415));
+    await drainOutbox(deps);
+    await drainOutbox(deps, { ignoreBackoff: true });
+    expect(sent.map((entry) => entry.id)).toEqual([photo.id]);
+  });
+});

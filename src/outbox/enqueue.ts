@@ -1,0 +1,124 @@
+/**
+ * Handing a write to the outbox: it is stored in IndexedDB first, then a flush is asked for.
+ * The returned id is the item's Idempotency-Key.
+ */
+import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest } from "./outbox-item.ts";
+import { putItem } from "./outbox-store.ts";
+
+export type WriteContext = {
+  userId: number;
+  username: string;
+  studyId?: number;
+  siteId?: number;
+  participantId?: number;
+};
+
+export type NewWrite = {
+  kind: OutboxKind;
+  request: OutboxRequest;
+  label: string;
+  dependsOn?: string[];
+  draftKey?: string;
+};
+
+function sizeOf(body: OutboxBody) {
+  if (body.type === "json") return new Blob([JSON.stringify(body.value)]).size;
+  return body.files.reduce((total, file) => total + file.blob.size, 0);
+}
+
+export function makeOutboxItem(write: NewWrite, context: WriteContext, now = Date.now()): OutboxItem {
+  return {
+    id: crypto.randomUUID(),
+    kind: write.kind,
+    request: write.request,
+    ...context,
+    label: write.label,
+    sizeBytes: sizeOf(write.request.body),
+    createdAt: now,
+    attempts: 0,
+    state: "pending",
+    nextAttemptAt: 0,
+    dependsOn: write.dependsOn ?? [],
+    draftKey: write.draftKey,
+  };
+}
+
+type FlushRequester = () => void;
+let requestFlush: FlushRequester = () => {};
+
+/** The flusher registers itself here, so that enqueueing does not import the scheduler. */
+export function setFlushRequester(requester: FlushRequester) {
+  requestFlush = requester;
+}
+
+export async function enqueueWrite(write: NewWrite, context: WriteContext): Promise<OutboxItem> {
+  const item = makeOutboxItem(write, context);
+  await putItem(item);
+  requestFlush();
+  return item;
+}
+
+/**
+ * A submission and its files: the uploads first, then the submission, which waits for them.
+ * Returns the submission item.
+ */
+export async function enqueueSubmissionWithUploads(
+  uploads: NewWrite[],
+  submission: NewWrite,
+  context: WriteContext,
+): Promise<OutboxItem> {
+  const uploadItems = uploads.map((upload) => makeOutboxItem(upload, context));
+  // Ordered by creation time: the uploads come before the submission.
+  for (const [index, upload] of uploadItems.entries()) {
+    upload.createdAt += index;
+    await putItem(upload);
+  }
+  const submissionItem = makeOutboxItem(
+    { ...submission, dependsOn: uploadItems.map((upload) => upload.id) },
+    context,
+    Date.now() + uploadItems.length,
+  );
+  await putItem(submissionItem);
+  requestFlush();
+  return submissionItem;
+}
+
+/** The events call as an outbox write (spec 02 section 7). */
+export function eventsWrite(events: unknown[], label: string): NewWrite {
+  return {
+    kind: "event",
+    label,
+    request: {
+      method: "POST",
+      path: "/control/participants/me/events",
+      query: { platform: "clinro" },
+      body: { type: "json", value: events },
+    },
+  };
+}
+
+/** The file upload call as an outbox write (multipart, header version 009). */
+export function uploadWrite(
+  file: Blob,
+  fields: { file_name: string; module_name: "consent" | "clinro"; participant_id: number },
+): NewWrite {
+  return {
+    kind: "upload",
+    label: fields.file_name,
+    request: {
+      method: "POST",
+      path: "/control/file/upload",
+      headers: { version: "009" },
+      body: {
+        type: "multipart",
+        fields: {
+          file_name: fields.file_name,
+          platform: "clinro",
+          module_name: fields.module_name,
+          participant_id: String(fields.participant_id),
+        },
+        files: [{ field: "upload_file", blob: file, fileName: fields.file_name }],
+      },
+    },
+  };
+}

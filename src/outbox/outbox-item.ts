@@ -1,0 +1,66 @@
+/**
+ * What the outbox keeps: every write the portal makes, stored before it is sent. An item holds
+ * what to send (not a frozen request: the token is read at send time), who made it and for whom,
+ * and how sending has gone so far. Plain data, so IndexedDB can keep it, blobs included.
+ */
+export type OutboxKind = "submission" | "consent" | "upload" | "event";
+
+export type OutboxBody =
+  | { type: "json"; value: unknown }
+  | {
+      type: "multipart";
+      fields: Record<string, string>;
+      files: { field: string; blob: Blob; fileName: string }[];
+    };
+
+export type OutboxRequest = {
+  method: "POST" | "PUT" | "PATCH";
+  path: string;
+  query?: Record<string, string>;
+  /** Extra headers, e.g. the spec's header versions (010 for submissions, 009 for uploads). */
+  headers?: Record<string, string>;
+  body: OutboxBody;
+};
+
+export type OutboxError = {
+  /** network: no answer; http: an answer that was not 2xx. */
+  kind: "network" | "http";
+  status?: number;
+  message: string;
+  at: number;
+};
+
+/**
+ * pending: waiting to be sent (again); failed: the server refused it for good (a 4xx other than
+ * 401, 408 and 429); it is kept and shown, never retried blindly.
+ */
+export type OutboxState = "pending" | "failed";
+
+export type OutboxItem = {
+  /** Made by the client; also the Idempotency-Key, so a repeated send is stored once. */
+  id: string;
+  kind: OutboxKind;
+  request: OutboxRequest;
+  userId: number;
+  username: string;
+  studyId?: number;
+  siteId?: number;
+  participantId?: number;
+  /** What a person recognises: the instrument's or the file's name. */
+  label: string;
+  sizeBytes: number;
+  createdAt: number;
+  attempts: number;
+  lastError?: OutboxError;
+  state: OutboxState;
+  /** Not sent before this time (backoff). */
+  nextAttemptAt: number;
+  /** Items that must be delivered first: a submission waits for its uploads. */
+  dependsOn: string[];
+  /** The draft to remove once this item is delivered. */
+  draftKey?: string;
+};
+
+/** How an item stands, derived for screens (the network-error and failed-files modals). */
+export type OutboxItemStatus =
+  "queued" | "retrying" | "waiting-for-dependencies" | "waiting-for-sign-in" | "failed";

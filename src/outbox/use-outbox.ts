@@ -1,0 +1,57 @@
+/**
+ * Screens observe the outbox through React Query: one query over the IndexedDB store, refreshed
+ * whenever any tab or the worker changes it. The pending badge, the queue review page and the
+ * submit modals all read this one truth.
+ */
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { itemStatus } from "./item-status.ts";
+import type { OutboxItem, OutboxItemStatus } from "./outbox-item.ts";
+import { listItems, subscribeToOutbox } from "./outbox-store.ts";
+import { getSessionToken, usableToken } from "./session-tokens.ts";
+
+export type ObservedItem = OutboxItem & { status: OutboxItemStatus };
+
+export const outboxKeys = { all: ["outbox"] as const };
+
+async function observeOutbox(): Promise<ObservedItem[]> {
+  const items = await listItems();
+  const now = Date.now();
+  const sendable = new Map<number, boolean>();
+  for (const userId of new Set(items.map((item) => item.userId))) {
+    sendable.set(userId, usableToken(await getSessionToken(userId), now) !== undefined);
+  }
+  return items.map((item) => ({
+    ...item,
+    status: itemStatus(item, items, (userId) => sendable.get(userId) ?? false),
+  }));
+}
+
+export const outboxQuery = () =>
+  queryOptions({
+    queryKey: outboxKeys.all,
+    queryFn: observeOutbox,
+    // The outbox is local: it must be readable offline, and never goes stale by time.
+    networkMode: "always",
+    staleTime: Infinity,
+    enabled: true,
+  });
+
+/** Keeps the outbox query current; mount once, high in the tree. */
+export function useOutboxChanges() {
+  const queryClient = useQueryClient();
+  useEffect(
+    () => subscribeToOutbox(() => void queryClient.invalidateQueries({ queryKey: outboxKeys.all })),
+    [queryClient],
+  );
+}
+
+export function useOutboxItems() {
+  return useQuery(outboxQuery());
+}
+
+/** Items not yet delivered for one user: the navigation bar's badge. */
+export function usePendingCount(userId: number | undefined) {
+  const { data } = useOutboxItems();
+  return userId === undefined ? 0 : (data ?? []).filter((item) => item.userId === userId).length;
+}
