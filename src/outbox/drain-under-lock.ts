@@ -4,7 +4,7 @@
  */
 import { sendOutboxItem } from "../api/send-outbox-item.ts";
 import { removeDraft } from "./drafts.ts";
-import { drainOutbox, type DrainDependencies, type DrainReport } from "./drain.ts";
+import { drainOutbox, type DrainDependencies, type DrainOptions, type DrainReport } from "./drain.ts";
 import { indexedDbOutboxStore } from "./outbox-store.ts";
 import { indexedDbSessionTokens } from "./session-tokens.ts";
 
@@ -22,8 +22,8 @@ export function outboxDrainDependencies(): DrainDependencies {
   };
 }
 
-export async function drainUnderLock(): Promise<DrainReport> {
-  const drain = () => drainOutbox(outboxDrainDependencies());
+export async function drainUnderLock(options: DrainOptions = {}): Promise<DrainReport> {
+  const drain = () => drainOutbox(outboxDrainDependencies(), options);
   if (typeof navigator !== "undefined" && navigator.locks) {
     return navigator.locks.request(FLUSH_LOCK_NAME, drain);
   }

@@ -14,6 +14,7 @@ const IDLE_RECHECK_MS = 60_000;
 
 let running: Promise<DrainReport> | undefined;
 let runAgain = false;
+let nextIgnoresBackoff = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
 function scheduleNext(report: DrainReport) {
@@ -35,8 +36,12 @@ async function registerBackgroundSync() {
   }
 }
 
-/** Drains now, or once more after the drain that is running. */
-export function requestFlush(): Promise<DrainReport> {
+/**
+ * Drains now, or once more after the drain that is running. `ignoreBackoff` sends items whose
+ * wait has not run out: when the network comes back, the wait it caused is over.
+ */
+export function requestFlush(options: { ignoreBackoff?: boolean } = {}): Promise<DrainReport> {
+  nextIgnoresBackoff ||= options.ignoreBackoff === true;
   if (running) {
     runAgain = true;
     return running;
@@ -46,7 +51,9 @@ export function requestFlush(): Promise<DrainReport> {
       let report: DrainReport;
       do {
         runAgain = false;
-        report = await drainUnderLock();
+        const ignoreBackoff = nextIgnoresBackoff;
+        nextIgnoresBackoff = false;
+        report = await drainUnderLock({ ignoreBackoff });
       } while (runAgain);
       if (report.offline || report.retrying.length > 0) void registerBackgroundSync();
       scheduleNext(report);
@@ -72,7 +79,7 @@ export function startOutboxFlusher() {
     void registerBackgroundSync();
     void requestFlush();
   });
-  const onOnline = () => void requestFlush();
+  const onOnline = () => void requestFlush({ ignoreBackoff: true });
   const onVisible = () => {
     if (document.visibilityState === "visible") void requestFlush();
   };

@@ -1,0 +1,122 @@
+/**
+ * A portal server of a test's own, as a child process: the test can stop it (even in the middle
+ * of a flush), start it again on the same data, and count what the database holds. On
+ * PostgreSQL (TEST_DATABASE_URL set) it runs on a fresh database and is killed outright; on the
+ * embedded database it is stopped with SIGTERM and the files are read after it stopped.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import postgres from "postgres";
+
+const adminUrl = process.env.TEST_DATABASE_URL || undefined;
+
+export type PortalServer = {
+  readonly url: string;
+  readonly onPostgres: boolean;
+  start(): Promise<void>;
+  /** Stops the process: SIGKILL on PostgreSQL (a crash), SIGTERM on the embedded database. */
+  stop(): Promise<void>;
+  /** Runs a count query; on the embedded database the server must be stopped first. */
+  count(query: string, params?: unknown[]): Promise<number>;
+  dispose(): Promise<void>;
+};
+
+async function waitUntilHealthy(url: string, process: ChildProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (process.exitCode !== null || process.signalCode !== null) {
+      throw new Error(`The server exited (${process.exitCode ?? process.signalCode})`);
+    }
+    try {
+      const answer = await fetch(`${url}/healthz`);
+      if (answer.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("The server did not become healthy in time");
+}
+
+/** A process killed by a signal keeps exitCode null: look at both. */
+const isRunning = (child: ChildProcess | undefined): child is ChildProcess =>
+  child !== undefined && child.exitCode === null && child.signalCode === null;
+
+export async function createPortalServer(port: number): Promise<PortalServer> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-e2e-"));
+  let databaseUrl: string | undefined;
+  let databaseName: string | undefined;
+  if (adminUrl) {
+    databaseName = `e2e_${randomBytes(6).toString("hex")}`;
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE "${databaseName}"`);
+    await admin.end();
+    const url = new URL(adminUrl);
+    url.pathname = `/${databaseName}`;
+    databaseUrl = url.toString();
+  }
+  let child: ChildProcess | undefined;
+  const url = `http://localhost:${port}`;
+
+  const server: PortalServer = {
+    url,
+    onPostgres: databaseUrl !== undefined,
+    async start() {
+      child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          DATA_DIR: dataDir,
+          STATIC_DIR: "dist",
+          SEED: "demo",
+          LOG_LEVEL: "warn",
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: "" }),
+        },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      await waitUntilHealthy(url, child);
+    },
+    async stop() {
+      const running = child;
+      if (!isRunning(running)) return;
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      running.kill(databaseUrl ? "SIGKILL" : "SIGTERM");
+      await exited;
+    },
+    async count(query, params = []) {
+      if (databaseUrl) {
+        const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+        try {
+          const rows = await sql.unsafe(query, params as never[]);
+          return Number(rows[0]?.count);
+        } finally {
+          await sql.end();
+        }
+      }
+      if (child && child.exitCode === null)
+        throw new Error("Stop the server before reading its embedded database");
+      const db = new PGlite(path.join(dataDir, "pglite"));
+      try {
+        const result = await db.query<{ count: number | string }>(query, params);
+        return Number(result.rows[0]?.count);
+      } finally {
+        await db.close();
+      }
+    },
+    async dispose() {
+      await server.stop();
+      if (adminUrl && databaseName) {
+        const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+        await admin.unsafe(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+        await admin.end();
+      }
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+  return server;
+}
