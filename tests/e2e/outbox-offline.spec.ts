@@ -48,8 +48,9 @@ test.describe("the durable outbox against a real server", () => {
   test.describe.configure({ mode: "serial", timeout: 90_000 });
   let server: PortalServer;
 
-  test.beforeEach(async ({}, testInfo) => {
-    server = await createPortalServer(4300 + testInfo.workerIndex * 10 + (testInfo.retry % 10));
+  test.beforeEach(async ({ browserName: _browser }, testInfo) => {
+    // A port of this worker's own: the shared server of the other tests is on 4173.
+    server = await createPortalServer(4300 + testInfo.workerIndex);
     await server.start();
   });
 
