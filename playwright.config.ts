@@ -2,6 +2,9 @@ import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+// Lets a test answer requests that the service worker itself makes (Chromium only), so the
+// worker's caches can be tested. Set here so that every test worker inherits it.
+process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS ??= "1";
 const DEBIAN_CHROMIUM = "/usr/bin/chromium";
 
 export default defineConfig({
