@@ -1,18 +1,56 @@
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import { usePendingCount } from "../outbox/use-outbox.ts";
 import { BrandMark } from "../widgets/brand.tsx";
+import { Modal } from "../widgets/modal/modal.tsx";
 import { formatShortDate } from "./format-date.ts";
 
-/** The navigation bar: brand, today's date, and the user menu. */
+/** An outbox tray with an upward arrow. */
+function OutboxIcon() {
+  return (
+    <svg
+      className="outbox-badge__icon"
+      viewBox="0 0 24 24"
+      width="22"
+      height="22"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <path
+        d="M12 3v11m0-11-4 4m4-4 4 4M4 13v5a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2v-5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}
+
+/**
+ * The navigation bar: brand, today's date, the count of the user's writes not yet sent, and the
+ * user menu. Logging out with writes pending asks first; they stay on the device either way.
+ */
 export function NavBar() {
   const { t } = useLingui();
   const user = useStoredUser();
+  const pending = usePendingCount(user?.id);
   const menuId = useId();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [confirmingLogout, setConfirmingLogout] = useState(false);
   const menuRef = useRef<HTMLDivElement>(null);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+
+  const requestLogout = () => {
+    setMenuOpen(false);
+    if (pending > 0) setConfirmingLogout(true);
+    else logout();
+  };
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -40,9 +78,26 @@ export function NavBar() {
           </span>
         </Link>
         <span className="nav-bar__date">{formatShortDate(new Date())}</span>
+        {user && pending > 0 ? (
+          <Link
+            to="/outbox"
+            className="outbox-badge"
+            aria-label={t({
+              id: "nav_outbox_badge",
+              message: plural(pending, {
+                one: "# item waiting to be sent",
+                other: "# items waiting to be sent",
+              }),
+            })}
+          >
+            <OutboxIcon />
+            <span className="outbox-badge__count">{pending}</span>
+          </Link>
+        ) : null}
         {user ? (
           <div className="user-menu" ref={menuRef}>
             <button
+              ref={menuButtonRef}
               type="button"
               className="user-menu__button"
               aria-expanded={menuOpen}
@@ -57,20 +112,57 @@ export function NavBar() {
             {menuOpen ? (
               <ul id={menuId} className="user-menu__list">
                 <li>
-                  <button
-                    type="button"
-                    className="user-menu__item"
-                    onClick={() => {
-                      setMenuOpen(false);
-                      logout();
-                    }}
-                  >
+                  <Link to="/outbox" className="user-menu__item" onClick={() => setMenuOpen(false)}>
+                    <Trans id="nav_queued_uploads">Queued uploads</Trans>
+                  </Link>
+                </li>
+                <li>
+                  <button type="button" className="user-menu__item" onClick={requestLogout}>
                     <Trans id="nav_logout">Log out</Trans>
                   </button>
                 </li>
               </ul>
             ) : null}
           </div>
+        ) : null}
+        {confirmingLogout ? (
+          <Modal
+            title={t({ id: "logout_pending_heading", message: "Log out with items not sent?" })}
+            onClose={() => setConfirmingLogout(false)}
+            returnFocusTo={menuButtonRef}
+            actions={
+              <>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => setConfirmingLogout(false)}
+                >
+                  <Trans id="modal_cancel">Cancel</Trans>
+                </button>
+                <button
+                  type="button"
+                  className="button button--primary"
+                  onClick={() => {
+                    setConfirmingLogout(false);
+                    logout();
+                  }}
+                >
+                  <Trans id="nav_logout">Log out</Trans>
+                </button>
+              </>
+            }
+          >
+            <p>
+              {t({
+                id: "logout_pending_body",
+                message: plural(pending, {
+                  one: "# item has not been sent yet. It stays on this device and is sent when you sign in again.",
+                  other:
+                    "# items have not been sent yet. They stay on this device and are sent when you sign in again.",
+                }),
+              })}
+            </p>
+          </Modal>
         ) : null}
       </nav>
     </header>

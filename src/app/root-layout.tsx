@@ -2,6 +2,9 @@ import { Trans } from "@lingui/react/macro";
 import { Outlet, useRouter, useRouterState } from "@tanstack/react-router";
 import { useEffect } from "react";
 import { getStoredUser, markActive, subscribeToStoredUser } from "../auth/session-store.ts";
+import { useStoredUser } from "../auth/use-stored-user.ts";
+import { requestPersistentStorage } from "../outbox/persistent-storage.ts";
+import { useOutboxChanges, usePendingCount } from "../outbox/use-outbox.ts";
 import { GlobalLoader } from "../widgets/loading/global-loader.tsx";
 import { Toaster } from "../widgets/toast/toaster.tsx";
 import { NavBar } from "./nav-bar.tsx";
@@ -21,6 +24,16 @@ export function RootLayout() {
   const router = useRouter();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const showNavBar = !PATHS_WITHOUT_NAV_BAR.some((pattern) => pattern.test(pathname));
+  const user = useStoredUser();
+  const pendingCount = usePendingCount(user?.id);
+
+  // Every outbox change, in this tab, another tab or the service worker, refreshes its screens.
+  useOutboxChanges();
+
+  // Once there is something to keep, ask the browser not to evict it (at most once per page load).
+  useEffect(() => {
+    if (pendingCount > 0) void requestPersistentStorage();
+  }, [pendingCount]);
 
   // Re-run the route guards when a session ends or changes hands (here or in another tab). Not
   // when one starts: the sign-in sequence navigates by itself once the me call has answered.

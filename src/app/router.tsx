@@ -11,10 +11,12 @@ import {
   safeRedirectTarget,
 } from "../auth/guards.ts";
 import { LoginPage } from "../features/login/login-page.tsx";
+import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
 import { ForcedChangePasswordPage } from "../features/password/forced-change-password-page.tsx";
 import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
+import { outboxQuery } from "../outbox/use-outbox.ts";
 import { RootLayout } from "./root-layout.tsx";
 
 export type RouterContext = { queryClient: QueryClient };
@@ -60,6 +62,14 @@ const studiesRoute = createRoute({
   component: StudiesPage,
 });
 
+/** The queue review page: what this device still has to send. */
+const outboxRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/outbox",
+  loader: ({ context }) => context.queryClient.ensureQueryData(outboxQuery()),
+  component: OutboxReviewPage,
+});
+
 const forcedChangeRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: FORCED_CHANGE_PATH,
@@ -79,7 +89,7 @@ const unauthorizedRoute = createRoute({
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
-  signedInRoute.addChildren([studiesRoute]),
+  signedInRoute.addChildren([studiesRoute, outboxRoute]),
   forcedChangeRoute,
   unauthorizedRoute,
 ]);

@@ -8,6 +8,10 @@ import { messages as englishMessages } from "./locales/en/messages.po";
 export const SUPPORTED_LOCALES = ["en", "es"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 const LOCALE_STORAGE_KEY = "locale";
+/** dayjs registers a locale on the instance its own module imports: load it by package name. */
+const dayjsLocales: Record<Exclude<Locale, "en">, () => Promise<unknown>> = {
+  es: () => import("dayjs/locale/es"),
+};
 
 i18n.load("en", englishMessages);
 i18n.activate("en");
@@ -27,7 +31,7 @@ export async function activateLocale(locale: Locale) {
   if (locale !== "en") {
     const [{ messages }] = await Promise.all([
       import(`./locales/${locale}/messages.po`),
-      import(`../../node_modules/dayjs/esm/locale/${locale}.js`),
+      dayjsLocales[locale](),
     ]);
     i18n.load(locale, messages);
   }

@@ -119,6 +119,6 @@ test.describe("in Spanish", () => {
     ];
     const today = new Date();
     const expected = `${String(today.getDate()).padStart(2, "0")}-${monthsShortSpanish[today.getMonth()]}-${today.getFullYear()}`;
-    await expect(page.getByText(expected)).toBeVisible();
+    await expect(page.getByText(expected, { exact: true })).toBeVisible();
   });
 });

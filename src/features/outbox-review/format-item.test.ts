@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { formatBytes, formatCreatedAt } from "./format-item.ts";
+
+describe("formatBytes", () => {
+  it.each([
+    [0, "0 bytes"],
+    [1, "1 byte"],
+    [512, "512 bytes"],
+    [1536, "1.5 kB"],
+    [20 * 1024, "20 kB"],
+    [2.5 * 1024 * 1024, "2.5 MB"],
+    [3 * 1024 ** 3, "3 GB"],
+  ])("writes %d bytes as %s in English", (bytes, text) => {
+    expect(formatBytes(bytes, "en")).toBe(text);
+  });
+
+  it("writes sizes in the reader's language", () => {
+    expect(formatBytes(1536, "es")).toBe("1,5 kB");
+  });
+});
+
+describe("formatCreatedAt", () => {
+  it("uses DD-MMM-YYYY HH:mm", () => {
+    expect(formatCreatedAt(new Date(2026, 10, 2, 7, 5).getTime())).toBe("02-Nov-2026 07:05");
+  });
+});

@@ -1,0 +1,132 @@
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useState } from "react";
+import { retryNow } from "../../outbox/flusher.ts";
+import { formatBytes, formatCreatedAt } from "./format-item.ts";
+import { KIND_TEXT, STATUS_TEXT } from "./item-texts.ts";
+import { canRetry, type ReviewItem } from "./visible-items.ts";
+
+type OutboxItemCardProps = {
+  item: ReviewItem;
+  onExport: (item: ReviewItem) => void;
+  onDiscard: (item: ReviewItem) => void;
+};
+
+/** One queued write: what it is, how sending went, and what can be done about it. */
+export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProps) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const [retrying, setRetrying] = useState(false);
+
+  const retry = async () => {
+    if (retrying) return;
+    setRetrying(true);
+    try {
+      await retryNow([item.id]);
+    } finally {
+      setRetrying(false);
+    }
+  };
+
+  const error = item.lastError;
+  const status = error?.status;
+  const message = error?.message ?? "";
+  const lastError = !error
+    ? t({ id: "outbox_error_none", message: "None" })
+    : error.kind === "network"
+      ? t({ id: "outbox_error_network", message: "No connection to the server" })
+      : t({ id: "outbox_error_http", message: `The server answered ${status}: ${message}` });
+  const label = item.label;
+
+  return (
+    <li className={`outbox-item outbox-item--${item.status}`}>
+      <div className="outbox-item__head">
+        <h3 className="outbox-item__label">{item.label}</h3>
+        <span className={`outbox-status outbox-status--${item.status}`}>
+          {i18n._(STATUS_TEXT[item.status])}
+        </span>
+      </div>
+      <dl className="outbox-item__facts">
+        <div>
+          <dt>
+            <Trans id="outbox_field_kind">Kind</Trans>
+          </dt>
+          <dd>{i18n._(KIND_TEXT[item.kind])}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="outbox_field_size">Size</Trans>
+          </dt>
+          <dd>{formatBytes(item.sizeBytes, i18n.locale)}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="outbox_field_created">Created</Trans>
+          </dt>
+          <dd>{formatCreatedAt(item.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="outbox_field_attempts">Attempts</Trans>
+          </dt>
+          <dd>{item.attempts}</dd>
+        </div>
+        {item.own ? null : (
+          <div>
+            <dt>
+              <Trans id="outbox_field_made_by">Made by</Trans>
+            </dt>
+            <dd>{item.username}</dd>
+          </div>
+        )}
+        <div className="outbox-item__error">
+          <dt>
+            <Trans id="outbox_field_last_error">Last error</Trans>
+          </dt>
+          <dd>{lastError}</dd>
+        </div>
+      </dl>
+      {canRetry(item) || item.canExportAndDiscard ? (
+        <div className="outbox-item__actions">
+          {canRetry(item) ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              aria-disabled={retrying}
+              aria-label={
+                retrying ? undefined : t({ id: "outbox_retry_now_named", message: `Retry now: ${label}` })
+              }
+              onClick={() => void retry()}
+            >
+              {retrying ? (
+                <Trans id="outbox_retrying">Retrying…</Trans>
+              ) : (
+                <Trans id="outbox_retry_now">Retry now</Trans>
+              )}
+            </button>
+          ) : null}
+          {item.canExportAndDiscard ? (
+            <>
+              <button
+                type="button"
+                className="button button--secondary"
+                aria-label={t({ id: "outbox_export_named", message: `Export: ${label}` })}
+                onClick={() => onExport(item)}
+              >
+                <Trans id="outbox_export">Export</Trans>
+              </button>
+              <button
+                type="button"
+                className="button button--danger"
+                aria-label={t({ id: "outbox_discard_named", message: `Discard: ${label}` })}
+                onClick={() => onDiscard(item)}
+              >
+                <Trans id="outbox_discard">Discard</Trans>
+              </button>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </li>
+  );
+}

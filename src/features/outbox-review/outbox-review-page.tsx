@@ -1,0 +1,258 @@
+import { plural } from "@lingui/core/macro";
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { useId, useRef, useState } from "react";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { retryNow } from "../../outbox/flusher.ts";
+import { removeItem } from "../../outbox/outbox-store.ts";
+import type { StorageStatus } from "../../outbox/persistent-storage.ts";
+import { useOutboxItems } from "../../outbox/use-outbox.ts";
+import { Modal } from "../../widgets/modal/modal.tsx";
+import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast } from "../../widgets/toast/toast-store.ts";
+import { downloadJson, exportFileName, exportOutboxItem } from "./export-item.ts";
+import { formatBytes } from "./format-item.ts";
+import { OutboxItemCard } from "./outbox-item-card.tsx";
+import { storageStatusQuery } from "./storage-status-query.ts";
+import { idsToRetry, isCoordinator, visibleOutboxGroups, type ReviewItem } from "./visible-items.ts";
+
+function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const headingId = useId();
+  const used = status?.usageBytes === undefined ? "" : formatBytes(status.usageBytes, i18n.locale);
+  const quota = status?.quotaBytes === undefined ? "" : formatBytes(status.quotaBytes, i18n.locale);
+  const persisted =
+    status?.persisted === true
+      ? t({
+          id: "outbox_storage_persisted",
+          message: "Persistent storage granted: the browser will not clear queued items to free space.",
+        })
+      : status?.persisted === false
+        ? t({
+            id: "outbox_storage_not_persisted",
+            message:
+              "Persistent storage not granted: the browser may clear stored data when the device runs low on space. Send queued items as soon as you can.",
+          })
+        : t({
+            id: "outbox_storage_unknown",
+            message: "This browser does not say whether its storage is persistent.",
+          });
+  const usage =
+    used && quota
+      ? t({ id: "outbox_storage_usage", message: `Storage used: ${used} of ${quota}` })
+      : t({
+          id: "outbox_storage_usage_unknown",
+          message: "This browser does not report how much storage is used.",
+        });
+  return (
+    <section
+      className={`storage-status${status?.persisted === false ? " storage-status--warning" : ""}`}
+      aria-labelledby={headingId}
+    >
+      <h2 id={headingId} className="storage-status__heading">
+        <Trans id="outbox_storage_heading">Storage on this device</Trans>
+      </h2>
+      {status ? (
+        <>
+          <p>{persisted}</p>
+          <p>{usage}</p>
+        </>
+      ) : (
+        <p>
+          <Trans id="outbox_storage_loading">Checking storage…</Trans>
+        </p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * /outbox: every write waiting on this device, grouped by participant, with how sending went.
+ * A coordinator sees every user's items (metadata only for others); everyone else their own.
+ * A refused item of one's own can be exported as JSON and then discarded, after confirming.
+ */
+export function OutboxReviewPage() {
+  const { t } = useLingui();
+  const user = useStoredUser();
+  const outbox = useOutboxItems();
+  const storage = useQuery(storageStatusQuery());
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [discarding, setDiscarding] = useState<ReviewItem | null>(null);
+  const [retryingAll, setRetryingAll] = useState(false);
+
+  const viewer = user ? { userId: user.id, permissions: user.permissions } : undefined;
+  const groups = viewer ? visibleOutboxGroups(outbox.data ?? [], viewer) : [];
+  const retryable = idsToRetry(groups);
+  const itemCount = groups.reduce((total, group) => total + group.items.length, 0);
+  const refusedCount = groups.reduce(
+    (total, group) => total + group.items.filter((item) => item.state === "failed").length,
+    0,
+  );
+  const waitingCount = itemCount - refusedCount;
+
+  const retryAll = async () => {
+    if (retryingAll) return;
+    setRetryingAll(true);
+    try {
+      await retryNow(retryable);
+    } finally {
+      setRetryingAll(false);
+      // The button leaves with the last item it could retry: keep the focus on the page.
+      requestAnimationFrame(() => {
+        if (document.activeElement === document.body) headingRef.current?.focus();
+      });
+    }
+  };
+
+  const exportItem = async (item: ReviewItem) => {
+    try {
+      const fileName = exportFileName(item);
+      downloadJson(fileName, await exportOutboxItem(item));
+      showToast(
+        t({ id: "outbox_exported", message: `Exported as ${fileName}` }),
+        "success",
+        TOAST_SUCCESS_MS,
+      );
+    } catch {
+      showToast(
+        t({ id: "outbox_export_failed", message: "The item could not be exported." }),
+        "error",
+        TOAST_ERROR_MS,
+      );
+    }
+  };
+
+  const confirmDiscard = async () => {
+    if (!discarding) return;
+    await removeItem(discarding.id);
+    setDiscarding(null);
+    showToast(t({ id: "outbox_discarded", message: "The item was discarded." }), "success", TOAST_SUCCESS_MS);
+  };
+
+  const discardLabel = discarding?.label ?? "";
+
+  return (
+    <div className="page outbox-page">
+      <div className="outbox-page__header">
+        <h1 tabIndex={-1} ref={headingRef}>
+          <Trans id="outbox_heading">Queued uploads</Trans>
+        </h1>
+        {retryable.length > 0 ? (
+          <button
+            type="button"
+            className="button button--primary"
+            aria-disabled={retryingAll}
+            onClick={() => void retryAll()}
+          >
+            {retryingAll ? (
+              <Trans id="outbox_retrying_all">Retrying…</Trans>
+            ) : (
+              <Trans id="outbox_retry_all">Retry all</Trans>
+            )}
+          </button>
+        ) : null}
+      </div>
+      <p className="lead">
+        <Trans id="outbox_lead">
+          Everything made on this device stays here until the server has stored it. Items are sent
+          automatically when the connection is back.
+        </Trans>
+      </p>
+      {viewer && isCoordinator(viewer.permissions) ? (
+        <p className="outbox-page__scope">
+          <Trans id="outbox_scope_coordinator">
+            As a coordinator you see the items of every user of this device; for other users' items only their
+            details are shown.
+          </Trans>
+        </p>
+      ) : null}
+
+      <StorageStatusPanel status={storage.data} />
+
+      <p className="outbox-page__summary" role="status">
+        {waitingCount > 0
+          ? t({
+              id: "outbox_summary_waiting",
+              message: plural(waitingCount, {
+                one: "# item waiting to be sent.",
+                other: "# items waiting to be sent.",
+              }),
+            })
+          : ""}
+        {waitingCount > 0 && refusedCount > 0 ? " " : ""}
+        {refusedCount > 0
+          ? t({
+              id: "outbox_summary_refused",
+              message: plural(refusedCount, {
+                one: "# item refused by the server.",
+                other: "# items refused by the server.",
+              }),
+            })
+          : ""}
+      </p>
+
+      {outbox.isPending ? (
+        <p className="empty-state">
+          <Trans id="outbox_loading">Reading the queue…</Trans>
+        </p>
+      ) : groups.length === 0 ? (
+        <p className="empty-state">
+          <Trans id="outbox_empty">
+            Nothing is waiting to be sent: everything made on this device has reached the server.
+          </Trans>
+        </p>
+      ) : (
+        groups.map((group) => {
+          const participantId = group.participantId;
+          return (
+            <section key={participantId ?? "none"} className="outbox-group">
+              <h2 className="outbox-group__heading">
+                {participantId === undefined ? (
+                  <Trans id="outbox_no_participant">No participant</Trans>
+                ) : (
+                  <Trans id="outbox_participant">Participant {participantId}</Trans>
+                )}
+              </h2>
+              <ul className="outbox-list">
+                {group.items.map((item) => (
+                  <OutboxItemCard
+                    key={item.id}
+                    item={item}
+                    onExport={(chosen) => void exportItem(chosen)}
+                    onDiscard={setDiscarding}
+                  />
+                ))}
+              </ul>
+            </section>
+          );
+        })
+      )}
+
+      {discarding ? (
+        <Modal
+          title={t({ id: "outbox_discard_heading", message: "Discard this item?" })}
+          onClose={() => setDiscarding(null)}
+          returnFocusTo={headingRef}
+          actions={
+            <>
+              <button type="button" className="button button--secondary" onClick={() => setDiscarding(null)}>
+                <Trans id="modal_cancel">Cancel</Trans>
+              </button>
+              <button type="button" className="button button--danger" onClick={() => void confirmDiscard()}>
+                <Trans id="modal_confirm">Confirm</Trans>
+              </button>
+            </>
+          }
+        >
+          <p>
+            <Trans id="outbox_discard_body">
+              “{discardLabel}” was refused by the server and will be removed from this device. It cannot be
+              sent afterwards. Export it first if it may be needed.
+            </Trans>
+          </p>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}
