@@ -2,19 +2,39 @@
  * Builds the API server: public calls, the authenticated /control/* calls, health, and the app.
  */
 import fastifyMultipart from "@fastify/multipart";
+import path from "node:path";
 import Fastify, { type FastifyError } from "fastify";
 import { DOCUMENT_MAX_BYTES } from "../src/contracts/files.ts";
 import type { AppContext } from "./context.ts";
 import { authenticate } from "./auth/authenticate.ts";
+import { createBackgroundTasks, type BackgroundTasks } from "./http/background-tasks.ts";
 import { HttpError } from "./http/errors.ts";
 import { serveApp } from "./http/static-app.ts";
 import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
 import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
+import { participantRoutes } from "./routes/participants/get-participant.ts";
+import { participantSearchRoutes } from "./routes/participants/search.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
 import { changePasswordRoutes } from "./routes/users/change-password.ts";
+import { listUsersRoutes } from "./routes/users/list-users.ts";
 import { meRoutes } from "./routes/users/me.ts";
+import { passwordSetupRoutes } from "./routes/users/password-setup.ts";
+import { createMailer, type Mailer } from "./mail/mailer.ts";
+import type { AccountMailDeps } from "./users/account-mail.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Account mail: the routes send through it; start-up uses it for the demo activation. */
+    accountMail: AccountMailDeps;
+    /** Work started by requests and not awaited by them (mail); close waits for it. */
+    backgroundTasks: BackgroundTasks;
+  }
+}
+
+const DEFAULT_MAIL_FROM = "ClinRO portal <no-reply@localhost>";
+const DEFAULT_PUBLIC_URL = "http://localhost";
 
 export type BuildAppOptions = { logLevel?: string; trustProxy?: boolean };
 
@@ -52,8 +72,30 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     throwFileSizeLimit: true,
   });
 
+  const mailer: Mailer = createMailer(
+    {
+      smtpUrl: ctx.mail?.smtpUrl,
+      from: ctx.mail?.from ?? DEFAULT_MAIL_FROM,
+      dropDir: path.join(ctx.dataDir, "mail"),
+    },
+    app.log,
+  );
+  const accountMail: AccountMailDeps = {
+    db: ctx.db,
+    mailer,
+    publicUrl: (ctx.mail?.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, ""),
+  };
+  const backgroundTasks = createBackgroundTasks(app.log);
+  app.decorate("accountMail", accountMail);
+  app.decorate("backgroundTasks", backgroundTasks);
+  app.addHook("onClose", async () => {
+    await backgroundTasks.drain();
+    mailer.close();
+  });
+
   healthRoutes(app, ctx);
   publicLoginRoutes(app, ctx);
+  passwordSetupRoutes(app, ctx, { accountMail, background: backgroundTasks });
 
   await app.register(async (authenticated) => {
     authenticated.addHook("onRequest", async (request) => {
@@ -63,6 +105,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     meRoutes(authenticated, ctx);
     changePasswordRoutes(authenticated, ctx);
     studyRoutes(authenticated, ctx);
+    participantRoutes(authenticated, ctx);
+    participantSearchRoutes(authenticated, ctx);
+    listUsersRoutes(authenticated, ctx);
     eventRoutes(authenticated, ctx);
     fileRoutes(authenticated, ctx);
   });

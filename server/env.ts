@@ -26,6 +26,16 @@ const envSchema = z.object({
     .default(15 * 60),
   /** Where the built app lives. */
   STATIC_DIR: z.string().default("./dist"),
+  /**
+   * Outgoing mail (activation, password reset, username reminder), e.g. smtp://user:pass@host:587
+   * or smtps://...; when unset each message is written to DATA_DIR/mail/ as an .eml file and its
+   * link is logged.
+   */
+  SMTP_URL: z.string().url().optional(),
+  /** The From of account mail. */
+  MAIL_FROM: z.string().min(3).default("ClinRO portal <no-reply@localhost>"),
+  /** The portal's address as users reach it, for links in mail; default http://localhost:PORT. */
+  PUBLIC_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -2,10 +2,13 @@
  * Opens the database, migrates, seeds on request, and builds the app: shared by `npm start`
  * and the tests, so both run the same start-up.
  */
+import { eq } from "drizzle-orm";
 import { loadSigningSecret, createTokenSigner } from "./auth/tokens.ts";
 import { buildApp } from "./app.ts";
 import { openDatabase, type DatabaseOptions } from "./db/client.ts";
-import { isDatabaseEmpty, seedDemo } from "./db/seed/demo.ts";
+import { users } from "./db/schema.ts";
+import { DEMO_PENDING_ACCOUNT, isDatabaseEmpty, seedDemo } from "./db/seed/demo.ts";
+import { sendActivationMail } from "./users/account-mail.ts";
 import type { ServerEnv } from "./env.ts";
 import path from "node:path";
 
@@ -18,9 +21,9 @@ export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   const handle = await openDatabase(database);
   await handle.migrate();
-  if (env.SEED === "demo" && (await isDatabaseEmpty(handle.db))) {
-    await seedDemo(handle.db);
-  }
+  const seeded = env.SEED === "demo" && (await isDatabaseEmpty(handle.db));
+  if (seeded) await seedDemo(handle.db);
+  await handle.startMaintenance();
   const secret = await loadSigningSecret(env.JWT_SECRET, env.DATA_DIR);
   const app = await buildApp(
     {
@@ -29,9 +32,31 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
       loginRateLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_S },
       dataDir: env.DATA_DIR,
       staticDir: env.STATIC_DIR,
+      mail: {
+        smtpUrl: env.SMTP_URL,
+        from: env.MAIL_FROM,
+        publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      },
     },
     { logLevel: env.LOG_LEVEL },
   );
-  app.addHook("onClose", () => handle.close());
+  app.addHook("onClose", async () => {
+    // Mail still being sent needs the database: close it last.
+    await app.backgroundTasks.drain();
+    await handle.close();
+  });
+  if (seeded) {
+    // The demo's not-yet-activated account gets its activation mail, as a new user would.
+    const [pending] = await handle.db
+      .select({ id: users.id, username: users.username, name: users.name })
+      .from(users)
+      .where(eq(users.username, DEMO_PENDING_ACCOUNT.username));
+    // A mail relay that is down must not keep the portal from starting.
+    if (pending) {
+      await sendActivationMail(app.accountMail, pending).catch((error: unknown) => {
+        app.log.error({ err: error }, `The activation mail of ${pending.username} was not sent`);
+      });
+    }
+  }
   return { app, database: handle };
 }

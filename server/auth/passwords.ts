@@ -12,11 +12,24 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password, HASH_OPTIONS);
 }
 
+/**
+ * The password hash of an account that has not set a password yet (invited, not activated):
+ * no password verifies against it.
+ */
+export const UNUSABLE_PASSWORD_HASH = "!no-password-set";
+
+export function hasUsablePassword(storedHash: string): boolean {
+  return storedHash.startsWith("$argon2");
+}
+
 let dummyHash: Promise<string> | undefined;
 
-/** Verifies a password; with no stored hash it still spends the same work, then says no. */
+/**
+ * Verifies a password; with no stored hash, or an unusable one, it still spends the same work,
+ * then says no.
+ */
 export async function verifyPassword(storedHash: string | undefined, password: string) {
-  if (storedHash === undefined) {
+  if (storedHash === undefined || !hasUsablePassword(storedHash)) {
     dummyHash ??= hashPassword("not-a-real-password-used-for-timing-only");
     await verify(await dummyHash, password).catch(() => false);
     return false;

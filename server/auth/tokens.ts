@@ -18,8 +18,15 @@ export type SessionClaims = {
   exp: number;
 };
 
+/**
+ * What verify_token answers for an emailed link: the user it is for, until the link expires.
+ * It names its purpose and has no version or id (jti), so it is never accepted as a session.
+ */
+export type PasswordSetupClaims = { id: number; username: string; purpose: "password_setup"; exp: number };
+
 export type TokenSigner = {
   sign: (user: { id: number; username: string; tokenVersion: number }) => Promise<string>;
+  signPasswordSetup: (user: { id: number; username: string }, expiresAt: Date) => Promise<string>;
   /** Returns the claims, or undefined for a bad, tampered or expired token. */
   verify: (token: string) => Promise<SessionClaims | undefined>;
 };
@@ -33,11 +40,18 @@ export function createTokenSigner(secret: Uint8Array, ttlSeconds: number): Token
         .setIssuedAt()
         .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
         .sign(secret),
+    signPasswordSetup: (user, expiresAt) =>
+      new SignJWT({ id: user.id, username: user.username, purpose: "password_setup" })
+        .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+        .sign(secret),
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: [ALGORITHM] });
         const { id, username, ver, jti, exp } = payload;
         if (
+          payload.purpose !== undefined ||
           typeof id !== "number" ||
           typeof username !== "string" ||
           typeof ver !== "number" ||

@@ -6,6 +6,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -22,8 +23,16 @@ export type DatabaseHandle = {
   kind: "pglite" | "postgres";
   /** Applies pending migrations; safe to call from several processes at once. */
   migrate: () => Promise<void>;
+  /**
+   * Keeps the planner's statistics fresh: PostgreSQL's autovacuum does it, PGlite has none, so
+   * for PGlite this runs ANALYZE now and every PGLITE_ANALYZE_INTERVAL_MS. Without statistics
+   * the planner reads a site's participants in full instead of using the search indexes.
+   */
+  startMaintenance: () => Promise<void>;
   close: () => Promise<void>;
 };
+
+export const PGLITE_ANALYZE_INTERVAL_MS = 10 * 60 * 1000;
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 /** Any fixed number: the advisory lock that serialises migrations across server processes. */
@@ -54,18 +63,34 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           lockConnection.release();
         }
       },
+      startMaintenance: async () => {},
       close: () => client.end({ timeout: 5 }),
     };
   }
   if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
-  const client = options.dataDir === undefined ? new PGlite() : new PGlite(options.dataDir);
+  // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.
+  // (The one-object form: with an undefined data directory, new PGlite(dir, options) drops options.)
+  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
   await client.waitReady;
   const pgliteDb = drizzlePglite({ client, schema });
+  let analyzeTimer: NodeJS.Timeout | undefined;
   return {
     db: pgliteDb as unknown as Database,
     kind: "pglite",
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
-    close: () => client.close(),
+    async startMaintenance() {
+      await client.exec("analyze");
+      analyzeTimer ??= setInterval(() => {
+        client.exec("analyze").catch(() => {
+          // Closed meanwhile, or busy: the next round tries again.
+        });
+      }, PGLITE_ANALYZE_INTERVAL_MS);
+      analyzeTimer.unref();
+    },
+    close: async () => {
+      clearInterval(analyzeTimer);
+      await client.close();
+    },
   };
 }
 

@@ -126,7 +126,19 @@ export const participants = pgTable(
     firstLoginTimestamp: timestamp("first_login_timestamp", { withTimezone: true, mode: "date" }),
     lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
-  (t) => [index("participants_study_site_idx").on(t.studyId, t.siteId)],
+  (t) => [
+    index("participants_study_site_idx").on(t.studyId, t.siteId),
+    // Participant search is a case-insensitive substring match (ILIKE '%term%') on each of these:
+    // trigram GIN indexes answer it without reading every row (needs the pg_trgm extension).
+    // fastupdate off: a new participant goes straight into the index instead of a pending list
+    // that only VACUUM empties (PGlite has no autovacuum), and while it is long the planner
+    // prefers reading the whole table. Participants are added rarely; searches are frequent.
+    index("participants_fname_trgm_idx").using("gin", t.fname.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("participants_lname_trgm_idx").using("gin", t.lname.op("gin_trgm_ops")).with({ fastupdate: false }),
+    index("participants_subject_id_trgm_idx")
+      .using("gin", t.subjectId.op("gin_trgm_ops"))
+      .with({ fastupdate: false }),
+  ],
 );
 
 /** Tokens signed out before they expired. Rows past expires_at may be deleted. */
@@ -135,6 +147,42 @@ export const revokedTokens = pgTable("revoked_tokens", {
   userId: integer("user_id").notNull(),
   expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
 });
+
+/**
+ * Single-use links mailed to a user: 'activation' (a new account sets its first password) and
+ * 'reset' (forgot password). Only the SHA-256 of the random token is kept, so a copy of the
+ * database does not hold usable links. used_at is set when the link is used or superseded.
+ */
+export const accountTokens = pgTable(
+  "account_tokens",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** 'activation' or 'reset'. */
+    purpose: text("purpose").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("account_tokens_user_idx").on(t.userId, t.purpose)],
+);
+
+/** Account mails sent to a user (activation, reset, username reminder): the per-user mail limit. */
+export const accountMails = pgTable(
+  "account_mails",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("account_mails_user_kind_idx").on(t.userId, t.kind, t.sentAt)],
+);
 
 /** Failed sign-ins per (username, address) in the current window: the sign-in rate limit. */
 export const loginAttempts = pgTable("login_attempts", {

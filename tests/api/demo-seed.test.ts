@@ -3,8 +3,9 @@ import { expect, it } from "vitest";
 import { loginResponse } from "../../src/contracts/auth.ts";
 import { studyResponse, type StudyResponse } from "../../src/contracts/study.ts";
 import { meResponse, type StudyPermission } from "../../src/contracts/user.ts";
-import { participants, studies } from "../../server/db/schema.ts";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "../../server/db/seed/demo.ts";
+import { hasUsablePassword } from "../../server/auth/passwords.ts";
+import { participants, studies, users } from "../../server/db/schema.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PENDING_ACCOUNT } from "../../server/db/seed/demo.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 /** The accounts the issue names, with the clinician role each has in its studies. */
@@ -66,6 +67,19 @@ describeOnEachDatabase("the demo seed", (api) => {
       ).json(),
     );
     expect(coordinator.scope).not.toContain("wu");
+  });
+
+  it("seeds pending@demo.test, made by the administrator, without a usable password until it is activated", async () => {
+    expect(DEMO_PENDING_ACCOUNT.username).toBe("pending@demo.test");
+    const [pending] = await api.db.select().from(users).where(eq(users.username, "pending@demo.test"));
+    const [admin] = await api.db.select().from(users).where(eq(users.username, "admin@demo.test"));
+    expect(pending).toBeDefined();
+    expect(hasUsablePassword(pending!.passwordHash)).toBe(false);
+    expect(pending!.createdBy).toBe(admin!.id);
+    expect(pending!.lastLogin).toBeNull();
+    expect(
+      (await api.login("pending@demo.test", DEMO_PASSWORD, { remoteAddress: "10.4.0.2" })).statusCode,
+    ).toBe(400);
   });
 
   it("seeds at least 60 participants in every study", async () => {

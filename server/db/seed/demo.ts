@@ -3,7 +3,7 @@
  * Every demo account uses the password DEMO_PASSWORD; it exists only here.
  */
 import { sql } from "drizzle-orm";
-import { hashPassword } from "../../auth/passwords.ts";
+import { hashPassword, UNUSABLE_PASSWORD_HASH } from "../../auth/passwords.ts";
 import type { Database } from "../client.ts";
 import {
   participants,
@@ -120,6 +120,18 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
   },
 ];
 
+/**
+ * A user an administrator has made who has not activated the account yet: no password works
+ * until the activation link is followed. `npm start` mails that link when it seeds (into
+ * DATA_DIR/mail/ and the log, without SMTP_URL). Not one of DEMO_ACCOUNTS: it cannot sign in.
+ */
+export const DEMO_PENDING_ACCOUNT: DemoAccount = {
+  username: "pending@demo.test",
+  name: "Jonah Pierce",
+  role: "researcher",
+  studies: { 101: "11" },
+};
+
 export async function isDatabaseEmpty(db: Database) {
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
   return (row?.count ?? 0) === 0;
@@ -147,12 +159,16 @@ export async function seedDemo(db: Database) {
       );
     }
 
-    for (const account of DEMO_ACCOUNTS) {
+    const demoHash = await hashPassword(DEMO_PASSWORD);
+    const admin = { id: undefined as number | undefined };
+    for (const account of [...DEMO_ACCOUNTS, DEMO_PENDING_ACCOUNT]) {
+      const pending = account.username === DEMO_PENDING_ACCOUNT.username;
       const [created] = await tx
         .insert(users)
         .values({
           username: account.username,
-          passwordHash: await hashPassword(DEMO_PASSWORD),
+          passwordHash: pending ? UNUSABLE_PASSWORD_HASH : demoHash,
+          createdBy: pending ? admin.id : undefined,
           name: account.name,
           nickname: account.name,
           fname: account.name.split(" ")[0] ?? account.name,
@@ -162,6 +178,7 @@ export async function seedDemo(db: Database) {
         })
         .returning({ id: users.id });
       const userId = created!.id;
+      if (account.role === "administrator") admin.id = userId;
       for (const [studyId, role] of Object.entries(account.studies)) {
         const study = DEMO_STUDIES.find((candidate) => candidate.id === Number(studyId))!;
         await tx.insert(studyPermissions).values({

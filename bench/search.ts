@@ -1,0 +1,347 @@
+/**
+ * `npm run bench:search`: participant search answer times through HTTP, with 100,000
+ * participants in one study and site. Runs on the embedded PGlite database, and on PostgreSQL
+ * too when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set: a throw-away database is created
+ * on that server and dropped at the end. Prints figures; asserts nothing about them.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import postgres from "postgres";
+import { participantSearchResponse } from "../src/contracts/participant.ts";
+import { buildApp } from "../server/app.ts";
+import { hashPassword } from "../server/auth/passwords.ts";
+import { createTokenSigner } from "../server/auth/tokens.ts";
+import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
+import { sitePermissions, sites, studies, studyPermissions, users } from "../server/db/schema.ts";
+
+const PARTICIPANTS = 100_000;
+const SEARCHES = 200;
+const WARM_UP_SEARCHES = 20;
+const STUDY_ID = 1;
+const SITE_ID = 11;
+const USERNAME = "bench@bench.test";
+const PASSWORD = "Bench&Mark42";
+
+const FIRST_NAMES = [
+  "Amelia",
+  "Sofia",
+  "Grace",
+  "Mariana",
+  "Aisha",
+  "Hannah",
+  "Lucia",
+  "Mei",
+  "Olivia",
+  "Priya",
+  "Rosa",
+  "Chloe",
+  "Fatima",
+  "Ingrid",
+  "Nadia",
+  "Yuki",
+  "Elena",
+  "Zoe",
+  "Camila",
+  "Leah",
+  "James",
+  "Mateo",
+  "Noah",
+  "Arjun",
+  "Kwame",
+  "Liam",
+  "Diego",
+  "Hiroshi",
+  "Omar",
+  "Lucas",
+  "Samuel",
+  "Tomasz",
+  "Elijah",
+  "Rafael",
+  "Daniel",
+  "Wei",
+  "Aaron",
+  "Jonas",
+  "Malik",
+  "Pedro",
+  "Alex",
+  "Jordan",
+  "Taylor",
+  "Sam",
+  "Robin",
+  "Quinn",
+  "Avery",
+  "Rowan",
+  "Iris",
+  "Felix",
+];
+// 40 x 25 syllables: 1,000 last names, about 100 participants each.
+const LAST_NAME_STARTS = [
+  "Ander",
+  "Bak",
+  "Carv",
+  "Dub",
+  "Erik",
+  "Fern",
+  "Garc",
+  "Hadd",
+  "Ivan",
+  "John",
+  "Kowal",
+  "Lind",
+  "Mart",
+  "Nakam",
+  "Ocon",
+  "Pat",
+  "Quint",
+  "Ross",
+  "Schm",
+  "Thom",
+  "Usm",
+  "Vand",
+  "Will",
+  "Xav",
+  "Yilm",
+  "Zhan",
+  "Okaf",
+  "Mor",
+  "Nov",
+  "Rey",
+  "Sat",
+  "Brenn",
+  "Castel",
+  "Dalg",
+  "Esp",
+  "Fitz",
+  "Gall",
+  "Holm",
+  "Ibar",
+  "Jank",
+];
+const LAST_NAME_ENDS = [
+  "son",
+  "shi",
+  "alho",
+  "ois",
+  "sen",
+  "andez",
+  "ia",
+  "ad",
+  "ova",
+  "ston",
+  "ski",
+  "qvist",
+  "inez",
+  "ura",
+  "nor",
+  "el",
+  "ero",
+  "i",
+  "idt",
+  "pson",
+  "ani",
+  "erberg",
+  "iams",
+  "ier",
+  "az",
+];
+
+function sqlTextArray(values: string[]) {
+  return sql.raw(`ARRAY[${values.map((value) => `'${value.replace(/'/g, "''")}'`).join(",")}]::text[]`);
+}
+
+/** Search texts a site's staff would type, by kind, cycling deterministically. */
+function searchTerms(): { kind: string; text: string }[] {
+  const kinds: ((index: number) => { kind: string; text: string })[] = [
+    (i) => {
+      const name = `${LAST_NAME_STARTS[i % 40]}${LAST_NAME_ENDS[(i * 7) % 25]}`;
+      return { kind: "whole last name", text: name };
+    },
+    (i) => ({
+      kind: "3-4 letters of a last name",
+      text: LAST_NAME_STARTS[(i * 3) % 40]!.slice(0, 3 + (i % 2)).toLowerCase(),
+    }),
+    (i) => ({ kind: "whole first name", text: FIRST_NAMES[(i * 11) % FIRST_NAMES.length]! }),
+    (i) => ({
+      kind: "whole subject id",
+      text: `BEN-${String(1 + ((i * 4_999) % PARTICIPANTS)).padStart(6, "0")}`,
+    }),
+    (i) => ({ kind: "4 digits of a subject id", text: String(1_000 + ((i * 379) % 9_000)) }),
+    (i) => ({
+      kind: "first and last name",
+      text: `${FIRST_NAMES[(i * 13) % FIRST_NAMES.length]!.toLowerCase()} ${LAST_NAME_STARTS[(i * 5) % 40]!.toLowerCase()}`,
+    }),
+    (i) => ({ kind: "no match", text: `zq${String.fromCharCode(97 + (i % 26))}xv` }),
+    (i) => ({ kind: "2 letters", text: ["an", "er", "ia", "so", "ki", "el"][i % 6]! }),
+  ];
+  return Array.from({ length: SEARCHES }, (_, index) =>
+    kinds[index % kinds.length]!(Math.floor(index / kinds.length)),
+  );
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+function summary(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  return `median ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms`;
+}
+
+async function benchOn(label: string, options: DatabaseOptions) {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-bench-search-"));
+  const database = await openDatabase(options);
+  try {
+    await database.migrate();
+    const db = database.db;
+    await db.insert(studies).values({ id: STUDY_ID, name: "BENCH-100k Search Study" });
+    await db.insert(sites).values({ id: SITE_ID, studyId: STUDY_ID, label: "Bench Site", treeLevel: 4 });
+    const [user] = await db
+      .insert(users)
+      .values({ username: USERNAME, passwordHash: await hashPassword(PASSWORD), name: "Bench" })
+      .returning({ id: users.id });
+    await db
+      .insert(studyPermissions)
+      .values({ userId: user!.id, studyId: STUDY_ID, role: "16", scope: ["ca", "cp"] });
+    await db.insert(sitePermissions).values({ userId: user!.id, siteId: SITE_ID });
+
+    const seedStarted = performance.now();
+    await db.execute(sql`
+      insert into participants (study_id, site_id, fname, lname, gender, date_of_birth, subject_id, last_updated)
+      select ${STUDY_ID}, ${SITE_ID},
+        (${sqlTextArray(FIRST_NAMES)})[1 + (i * 7 + i / 13) % ${FIRST_NAMES.length}],
+        (${sqlTextArray(LAST_NAME_STARTS)})[1 + (i * 31) % 40] || (${sqlTextArray(LAST_NAME_ENDS)})[1 + (i / 40 * 17) % 25],
+        (array['m', 'f', 'o', null])[1 + i % 4],
+        date '1940-01-01' + (i * 9973) % 22000,
+        case when i % 8 = 0 then '' else 'BEN-' || lpad(i::text, 6, '0') end,
+        now()
+      from generate_series(1, ${PARTICIPANTS}) as i`);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    // What the server's maintenance (PGlite) or autovacuum (PostgreSQL) does after a bulk load.
+    const analyzeStarted = performance.now();
+    await database.startMaintenance();
+    if (database.kind === "postgres") await db.execute(sql`analyze participants`);
+    const analyzeSeconds = (performance.now() - analyzeStarted) / 1000;
+
+    const app = await buildApp({
+      db,
+      tokens: createTokenSigner(new TextEncoder().encode("bench-search-secret-".repeat(3)), 3600),
+      loginRateLimit: { maxFailures: 1_000, windowSeconds: 60 },
+      dataDir,
+    });
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    try {
+      const login = await fetch(`${address}/control/clinro/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ username: USERNAME, password: PASSWORD }),
+      });
+      const { token } = (await login.json()) as { token: string };
+
+      const timeSearch = async (text: string) => {
+        const started = performance.now();
+        const answer = await fetch(
+          `${address}/control/studies/${STUDY_ID}/sites/${SITE_ID}/clinro_search?search_value=${encodeURIComponent(text)}`,
+          { headers: { authorization: `Bearer ${token}` } },
+        );
+        const body = await answer.json();
+        const elapsed = performance.now() - started;
+        if (answer.status !== 200) throw new Error(`search ${text} answered ${answer.status}`);
+        return { elapsed, rows: participantSearchResponse.parse(body).response.length };
+      };
+
+      const terms = searchTerms();
+      for (const term of terms.slice(0, WARM_UP_SEARCHES)) await timeSearch(term.text);
+      const byKind = new Map<string, { times: number[]; rows: number[] }>();
+      const all: number[] = [];
+      for (const term of terms) {
+        const { elapsed, rows } = await timeSearch(term.text);
+        all.push(elapsed);
+        const entry = byKind.get(term.kind) ?? { times: [], rows: [] };
+        entry.times.push(elapsed);
+        entry.rows.push(rows);
+        byKind.set(term.kind, entry);
+      }
+
+      /** The indexes the planner picks for a search of one word, as the route's query makes it. */
+      const planIndexes = async (word: string) => {
+        const pattern = `%${word}%`;
+        const plan = await db.execute(sql`
+          explain select id from participants
+          where study_id = ${STUDY_ID} and site_id = ${SITE_ID}
+            and (lname ilike ${pattern} or fname ilike ${pattern} or subject_id ilike ${pattern})
+          order by lower(lname), lower(fname), id limit 200`);
+        const rows = (Array.isArray(plan) ? plan : (plan as { rows: unknown[] }).rows) as Record<
+          string,
+          string
+        >[];
+        const text = rows.map((row) => Object.values(row)[0] ?? "").join("\n");
+        const indexes = [...new Set([...text.matchAll(/Index Scan on (\w+)/g)].map((match) => match[1]))];
+        return indexes.length > 0 ? indexes.join(", ") : "no index (reads the site's participants)";
+      };
+      const planFigures = [
+        `"brennson": ${await planIndexes("brennson")}`,
+        `"BEN-012345": ${await planIndexes("BEN-012345")}`,
+        `"an": ${await planIndexes("an")}`,
+      ];
+
+      console.log(
+        `\n${label}: ${PARTICIPANTS.toLocaleString("en")} participants in one site, inserted in ${seedSeconds.toFixed(1)} s, analysed in ${analyzeSeconds.toFixed(1)} s`,
+      );
+      console.log(`  all ${SEARCHES} searches through HTTP      ${summary(all)}`);
+      for (const [kind, entry] of byKind) {
+        const meanRows = entry.rows.reduce((sum, rows) => sum + rows, 0) / entry.rows.length;
+        console.log(
+          `  ${kind.padEnd(32)} ${summary(entry.times)}  (n=${entry.times.length}, ${meanRows.toFixed(0)} rows on average)`,
+        );
+      }
+      console.log("  plans:");
+      for (const figure of planFigures) console.log(`    ${figure}`);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await database.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function throwawayPostgres(adminUrl: string) {
+  const name = `bench_search_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database "${name}"`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await dropper.unsafe(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await dropper.end({ timeout: 5 });
+      }
+    },
+  };
+}
+
+await benchOn("PGlite (in memory)", { kind: "pglite" });
+
+// The bench is a script run by hand: it reads its own settings, as the tests do.
+const postgresUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
+if (postgresUrl) {
+  const database = await throwawayPostgres(postgresUrl);
+  try {
+    await benchOn("PostgreSQL", { kind: "postgres", url: database.url, maxConnections: 4 });
+  } finally {
+    await database.drop();
+  }
+} else {
+  console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to run it)");
+}

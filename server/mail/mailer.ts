@@ -1,0 +1,75 @@
+/**
+ * Outgoing mail through nodemailer. With an SMTP URL every message goes to that relay. Without
+ * one, each message is written as an .eml file into the drop directory (DATA_DIR/mail) and its
+ * link is logged, so that a portal on one machine without a mail relay can still activate new
+ * users: whoever runs it opens the file or copies the link from the log.
+ *
+ * Owns the transport only; what the messages say is in account-messages.ts.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link the message is about; logged when the message goes to the drop directory. */
+  link?: string;
+};
+
+/** The part of Fastify's (pino) logger the mailer uses. */
+export type MailLog = {
+  info: (details: object, message: string) => void;
+};
+
+export type MailSettings = {
+  /** smtp://user:password@host:587 or smtps://...; unset writes .eml files to dropDir. */
+  smtpUrl?: string;
+  from: string;
+  dropDir: string;
+};
+
+export type Mailer = {
+  readonly kind: "smtp" | "drop";
+  send: (message: MailMessage) => Promise<void>;
+  close: () => void;
+};
+
+export function createMailer(settings: MailSettings, log: MailLog): Mailer {
+  if (settings.smtpUrl) {
+    const transport = nodemailer.createTransport(settings.smtpUrl);
+    return {
+      kind: "smtp",
+      async send({ to, subject, text, html }) {
+        await transport.sendMail({ from: settings.from, to, subject, text, html });
+        // The link is a credential: with a real relay it stays out of the log.
+        log.info({ mail: { to, subject } }, "Mail sent");
+      },
+      close: () => transport.close(),
+    };
+  }
+
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "windows" });
+  let written = 0;
+  return {
+    kind: "drop",
+    async send({ to, subject, text, html, link }) {
+      const info = await transport.sendMail({ from: settings.from, to, subject, text, html });
+      await mkdir(settings.dropDir, { recursive: true, mode: 0o700 });
+      // Time and a counter first, so that a listing reads in the order the mail was written;
+      // the random part keeps several server processes from writing to one name.
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+      const order = String(written++).padStart(6, "0");
+      const file = path.join(settings.dropDir, `${stamp}-${order}-${randomBytes(4).toString("hex")}.eml`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      log.info(
+        { mail: { to, subject, file, link } },
+        link ? `Mail for ${to} written to ${file}; its link: ${link}` : `Mail for ${to} written to ${file}`,
+      );
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Access to a study and site of a URL: the user's permissions must name the study
+ * (study_permissions) and the site (site_permissions), and the site must belong to the study.
+ * Every refusal has the same answer, whether the study, site or participant exists or not.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { sitePermissions, sites, studyPermissions } from "../db/schema.ts";
+import { HttpError } from "../http/errors.ts";
+
+export function siteForbidden() {
+  return new HttpError(403, "You do not have access to this study and site.", "site_forbidden");
+}
+
+export function participantForbidden() {
+  return new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+}
+
+export async function canReadSite(db: Database, userId: number, studyId: number, siteId: number) {
+  const [row] = await db
+    .select({ siteId: sites.id })
+    .from(sites)
+    .innerJoin(
+      studyPermissions,
+      and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
+    )
+    .innerJoin(sitePermissions, and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, userId)))
+    .where(and(eq(sites.id, siteId), eq(sites.studyId, studyId)));
+  return row !== undefined;
+}

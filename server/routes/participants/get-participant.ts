@@ -1,0 +1,64 @@
+/**
+ * GET /control/studies/{studyId}/sites/{siteId}/participants/{participantId}: the participant
+ * of the participant home, when it is in that study and site and the user may read both.
+ */
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import {
+  participantGender,
+  participantParams,
+  type ParticipantResponse,
+} from "../../../src/contracts/participant.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { participants, sitePermissions, studies, studyPermissions } from "../../db/schema.ts";
+import { parseInput } from "../../http/errors.ts";
+import { participantForbidden } from "../../participants/site-access.ts";
+
+export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get(
+    "/control/studies/:studyId/sites/:siteId/participants/:participantId",
+    async (request): Promise<ParticipantResponse> => {
+      const { user } = requireSession(request);
+      const { studyId, siteId, participantId } = parseInput(participantParams, request.params);
+      // One query for the participant and the permission: a participant of another study or
+      // site, one the user may not read, and one that does not exist all get the same 403.
+      const [row] = await ctx.db
+        .select({ participant: participants, studyName: studies.name })
+        .from(participants)
+        .innerJoin(studies, eq(studies.id, participants.studyId))
+        .innerJoin(
+          studyPermissions,
+          and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, user.id)),
+        )
+        .innerJoin(
+          sitePermissions,
+          and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, user.id)),
+        )
+        .where(
+          and(
+            eq(participants.id, participantId),
+            eq(participants.studyId, studyId),
+            eq(participants.siteId, siteId),
+          ),
+        );
+      if (!row) throw participantForbidden();
+      const { participant } = row;
+      const gender = participantGender.safeParse(participant.gender);
+      return {
+        id: participant.id,
+        fname: participant.fname,
+        lname: participant.lname,
+        gender: gender.success ? gender.data : null,
+        date_of_birth: participant.dateOfBirth,
+        first_login_timestamp: participant.firstLoginTimestamp?.toISOString() ?? null,
+        last_updated: participant.lastUpdated.toISOString(),
+        // TODO: count the participant's instruments once instruments exist (the survey engine issue).
+        num_completed_instruments: 0,
+        num_total_instruments: 0,
+        study_name: row.studyName,
+        subject_id: participant.subjectId,
+      };
+    },
+  );
+}

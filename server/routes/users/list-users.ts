@@ -1,0 +1,43 @@
+/**
+ * GET /control/users: every user, for administrators (role 'administrator' or the legacy 'edit').
+ */
+import { asc } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { MeResponse } from "../../../src/contracts/user.ts";
+import { USER_ADMIN_ROLES, type UsersResponse } from "../../../src/contracts/users.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { users } from "../../db/schema.ts";
+import { HttpError } from "../../http/errors.ts";
+
+export function isUserAdministrator(role: string) {
+  return (USER_ADMIN_ROLES as readonly string[]).includes(role);
+}
+
+export function listUsersRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get("/control/users", async (request): Promise<UsersResponse> => {
+    const { user } = requireSession(request);
+    if (!isUserAdministrator(user.role)) {
+      throw new HttpError(403, "Only administrators may list users.", "users_forbidden");
+    }
+    const rows = await ctx.db
+      .select({
+        id: users.id,
+        username: users.username,
+        nickname: users.nickname,
+        role: users.role,
+        lastLogin: users.lastLogin,
+      })
+      .from(users)
+      .orderBy(asc(users.id));
+    return {
+      users: rows.map((row) => ({
+        id: row.id,
+        username: row.username,
+        nickname: row.nickname,
+        role: row.role as MeResponse["role"],
+        last_login: row.lastLogin?.toISOString() ?? null,
+      })),
+    };
+  });
+}

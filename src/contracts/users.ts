@@ -1,0 +1,24 @@
+/**
+ * GET /control/users: the administrator's user list (spec 01 sections 2 and 7).
+ */
+import { z } from "zod";
+import { userRole } from "./user.ts";
+
+/** User-management roles that may list users; 'edit' is the legacy name of administrator. */
+export const USER_ADMIN_ROLES = ["administrator", "edit"] as const;
+
+export const userListItem = z.object({
+  id: z.number().int(),
+  /** The login email. */
+  username: z.string(),
+  nickname: z.string(),
+  /** Stored as is: the interface shows the legacy 'edit' as administrator. */
+  role: userRole,
+  /** ISO timestamp, or null for a user who never signed in ('Never Logged In'). */
+  last_login: z.string().nullable(),
+});
+export type UserListItem = z.infer<typeof userListItem>;
+
+/** Every user, ordered by id. */
+export const usersResponse = z.object({ users: z.array(userListItem) });
+export type UsersResponse = z.infer<typeof usersResponse>;
