@@ -54,7 +54,8 @@ self.addEventListener("sync", (event) => {
   const syncEvent = event as SyncEvent;
   if (syncEvent.tag !== BACKGROUND_SYNC_TAG) return;
   syncEvent.waitUntil(
-    drainUnderLock().then((report) => {
+    // The browser fires sync when the network is back: the waits a dead network caused are over.
+    drainUnderLock({ ignoreBackoff: true }).then((report) => {
       // A rejected sync is tried again later by the browser, with its own backoff.
       if (report.offline || report.retrying.length > 0) throw new Error("Outbox not drained yet");
     }),
