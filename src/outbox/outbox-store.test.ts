@@ -69,3 +69,14 @@ describe("drafts", () => {
     expect(ownership.owned).toBe(true);
   });
 });
+
+describe("a delivered item and its draft", () => {
+  it("removes the draft of an item once the outbox has delivered it", async () => {
+    const { outboxDrainDependencies } = await import("./drain-under-lock.ts");
+    const key = draftKeyFor({ userId: 7, studyId: 101, participantId: 3, formId: "cgi-s" });
+    await saveDraft(key, 7, { answers: { q1: 4 } });
+    const item = { ...makeOutboxItem(eventsWrite([], "CGI-S"), context), draftKey: key };
+    await outboxDrainDependencies().onDelivered?.(item);
+    expect(await loadDraft(key)).toBeUndefined();
+  });
+});
