@@ -14,6 +14,8 @@ import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
 import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
+import { formsListRoutes } from "./routes/instruments/list-forms.ts";
+import { instancesListRoutes } from "./routes/instruments/list-instances.ts";
 import { participantRoutes } from "./routes/participants/get-participant.ts";
 import { participantSearchRoutes } from "./routes/participants/search.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
@@ -107,6 +109,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     studyRoutes(authenticated, ctx);
     participantRoutes(authenticated, ctx);
     participantSearchRoutes(authenticated, ctx);
+    formsListRoutes(authenticated, ctx);
+    instancesListRoutes(authenticated, ctx);
     listUsersRoutes(authenticated, ctx);
     eventRoutes(authenticated, ctx);
     fileRoutes(authenticated, ctx);

@@ -250,3 +250,61 @@ export const uploadedFiles = pgTable("uploaded_files", {
   sizeBytes: integer("size_bytes").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+/** Instrument metadata as stored: the spec's fields, and whatever else a later definition adds. */
+export type InstrumentMetadata = {
+  display_name?: string;
+  schedule?: { recurring?: { scheme?: string } };
+  /** 'specific_time': shown only inside one of visibilityRanges (local h:mm). */
+  visibility?: string;
+  visibilityRanges?: { start: string; end: string }[];
+  [key: string]: unknown;
+};
+
+/**
+ * The instruments deployed in a study (clinician-rated forms and announcements). The survey
+ * engine issue adds definitions and submissions on top of this table.
+ */
+export const instruments = pgTable(
+  "instruments",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    name: text("name").notNull(),
+    displayName: text("display_name").notNull(),
+    /** CLINRO or ANNOUNCEMENT (SURVEY and ARTICLE belong to the participant app). */
+    instrumentType: text("instrument_type").notNull(),
+    /** The {instrument} segment of the instrument's url. */
+    slug: text("slug").notNull(),
+    /** Clinician role codes that may administer it. */
+    permissions: text("permissions")
+      .array()
+      .notNull()
+      .default(sql`'{16,11,12,13}'::text[]`),
+    visibleDays: integer("visible_days").notNull().default(1),
+    metadata: jsonb("metadata").$type<InstrumentMetadata>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("instruments_study_idx").on(t.studyId)],
+);
+
+/** One delivery of an instrument to one participant, and its completion when done. */
+export const instrumentInstances = pgTable(
+  "instrument_instances",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    instrumentId: integer("instrument_id")
+      .notNull()
+      .references(() => instruments.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    startDate: timestamp("start_date", { withTimezone: true, mode: "date" }).notNull(),
+    expiration: timestamp("expiration", { withTimezone: true, mode: "date" }),
+    completion: timestamp("completion", { withTimezone: true, mode: "date" }),
+    whoCompleted: integer("who_completed").references(() => users.id),
+  },
+  (t) => [index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId)],
+);

@@ -286,6 +286,25 @@ describe("error catalogue: 401 and 403", () => {
       }),
     ]);
   });
+
+  it("keeps the user signed in and shows no toast on 403 when the caller handles it (access-denied panel)", async () => {
+    const fetchMock = stubFetch(failWith(403, "Forbidden", { message: "no access" }));
+    const onFail = vi.fn();
+    const error = await rejection(
+      request({ path: "/control/studies/1/sites/2/participants/3", handle403Locally: true, onFail }),
+    );
+    expect(error).toMatchObject({ status: 403 });
+    expect(getStoredUser()).toMatchObject({ token: TOKEN });
+    expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(getToasts()).toHaveLength(0);
+    expect(onFail).toHaveBeenCalledWith(error);
+  });
+
+  it("still logs out on 401 when only 403 is handled by the caller", async () => {
+    stubFetch(failWith(401, "Unauthorized"));
+    await rejection(request({ path: "/control/users", handle403Locally: true }));
+    expect(getStoredUser()).toBeNull();
+  });
 });
 
 describe("error catalogue: status texts and message precedence", () => {

@@ -37,6 +37,11 @@ export type RequestOptions<T> = {
   suppressErrorToast?: boolean;
   /** Keeps the user signed in when this call answers 401. */
   preventLogoutOn400?: boolean;
+  /**
+   * A 403 of this call means "not this record" (e.g. a participant of another site), not an
+   * ended session: no logout and no toast; the caller shows its access-denied panel.
+   */
+  handle403Locally?: boolean;
   loader?: boolean;
   loaderKey?: string;
   onFail?: (error: ApiError) => void;
@@ -158,10 +163,13 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
       failMessage: options.failMessage,
     });
     const error = new ApiError(response.status, response.statusText, displayMessage, errorBody);
-    const logsOut = response.status === 403 || (response.status === 401 && !options.preventLogoutOn400);
+    const handledByCaller = response.status === 403 && options.handle403Locally === true;
+    const logsOut =
+      (response.status === 403 && !handledByCaller) ||
+      (response.status === 401 && !options.preventLogoutOn400);
     if (logsOut) {
       logout(statusMessages[response.status]);
-    } else if (!options.suppressErrorToast) {
+    } else if (!options.suppressErrorToast && !handledByCaller) {
       showToast(displayMessage, "error", failureToastDuration(response.status));
     }
     options.onFail?.(error);

@@ -15,6 +15,7 @@ import {
   type StudyConfig,
 } from "../schema.ts";
 import { makeDemoPeople } from "./demo-people.ts";
+import { seedDemoInstruments } from "./demo-instruments.ts";
 
 export const DEMO_PASSWORD = "DemoPass1!";
 export const DEMO_PARTICIPANTS_PER_STUDY = 72;
@@ -139,6 +140,9 @@ export async function isDatabaseEmpty(db: Database) {
 
 export async function seedDemo(db: Database) {
   await db.transaction(async (tx) => {
+    const participantIdsByStudy = new Map<number, number[]>();
+    /** Clinicians of each study who complete the demo's instruments, the coordinator first. */
+    const completersByStudy = new Map<number, number[]>();
     for (const study of DEMO_STUDIES) {
       await tx.insert(studies).values({
         id: study.id,
@@ -149,13 +153,20 @@ export async function seedDemo(db: Database) {
       });
       await tx.insert(sites).values(study.sites.map((site) => ({ ...site, studyId: study.id })));
       const people = makeDemoPeople(DEMO_PARTICIPANTS_PER_STUDY, study.subjectPrefix, study.id);
-      await tx.insert(participants).values(
-        people.map((person, index) => ({
-          ...person,
-          studyId: study.id,
-          siteId: study.sites[index % study.sites.length]!.id,
-          firstLoginTimestamp: new Date(Date.UTC(2026, 0, 5 + (index % 200))),
-        })),
+      const inserted = await tx
+        .insert(participants)
+        .values(
+          people.map((person, index) => ({
+            ...person,
+            studyId: study.id,
+            siteId: study.sites[index % study.sites.length]!.id,
+            firstLoginTimestamp: new Date(Date.UTC(2026, 0, 5 + (index % 200))),
+          })),
+        )
+        .returning({ id: participants.id });
+      participantIdsByStudy.set(
+        study.id,
+        inserted.map((row) => row.id),
       );
     }
 
@@ -188,7 +199,20 @@ export async function seedDemo(db: Database) {
           scope: CLINICIAN_SCOPE,
         });
         await tx.insert(sitePermissions).values(study.sites.map((site) => ({ userId, siteId: site.id })));
+        if (!pending && !account.temporary && role !== "Impartial Witness") {
+          // The coordinator is the first demo account, so the first completer of every study.
+          completersByStudy.set(study.id, [...(completersByStudy.get(study.id) ?? []), userId]);
+        }
       }
+    }
+
+    for (const study of DEMO_STUDIES) {
+      await seedDemoInstruments(
+        tx,
+        study.id,
+        participantIdsByStudy.get(study.id) ?? [],
+        completersByStudy.get(study.id) ?? [],
+      );
     }
   });
 }

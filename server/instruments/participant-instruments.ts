@@ -1,0 +1,49 @@
+/**
+ * Reads one participant's instrument deliveries for the two list calls: every instance of the
+ * participant's study's instruments, with its instrument and the completer's name. Access is
+ * checked first: the participant's study and site must be named in the user's permissions, and a
+ * study_id given in the query must be the participant's study. Every refusal is the same 403.
+ */
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { instrumentInstances, instruments, users } from "../db/schema.ts";
+import { findAccessibleParticipant } from "../participants/participant-access.ts";
+import { participantForbidden } from "../participants/site-access.ts";
+
+export async function requireParticipantInStudy(
+  db: Database,
+  userId: number,
+  participantId: number,
+  studyId: number | undefined,
+) {
+  const participant = await findAccessibleParticipant(db, userId, participantId);
+  if (!participant || (studyId !== undefined && participant.studyId !== studyId)) {
+    throw participantForbidden();
+  }
+  return participant;
+}
+
+export async function loadParticipantInstances(
+  db: Database,
+  participantId: number,
+  studyId: number,
+  types: string[],
+) {
+  return db
+    .select({
+      instrument: instruments,
+      instance: instrumentInstances,
+      completerName: users.name,
+    })
+    .from(instrumentInstances)
+    .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+    .leftJoin(users, eq(users.id, instrumentInstances.whoCompleted))
+    .where(
+      and(
+        eq(instrumentInstances.participantId, participantId),
+        eq(instruments.studyId, studyId),
+        inArray(instruments.instrumentType, types),
+      ),
+    )
+    .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
+}

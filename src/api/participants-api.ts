@@ -1,0 +1,60 @@
+import { msg } from "@lingui/core/macro";
+import { queryOptions } from "@tanstack/react-query";
+import { participantResponse, participantSearchResponse } from "../contracts/participant.ts";
+import { request } from "./request.ts";
+
+export const participantKeys = {
+  detail: (studyId: number, siteId: number, participantId: number) =>
+    ["participants", studyId, siteId, participantId] as const,
+  search: (studyId: number, siteId: number, text: string) =>
+    ["participants", studyId, siteId, "search", text] as const,
+};
+
+export const fetchParticipantFailMessage = msg({
+  id: "error_fetch_participant",
+  message: "Error fetching participant.",
+});
+
+/**
+ * GET /control/studies/{studyId}/sites/{siteId}/participants/{participantId}. A 403 (a
+ * participant the user may not read) is shown as the access-denied panel, not as a logout.
+ */
+export function fetchParticipant(
+  studyId: number,
+  siteId: number,
+  participantId: number,
+  signal?: AbortSignal,
+) {
+  return request({
+    path: `/control/studies/${studyId}/sites/${siteId}/participants/${participantId}`,
+    schema: participantResponse,
+    failMessage: fetchParticipantFailMessage,
+    preventLogoutOn400: true,
+    handle403Locally: true,
+    signal,
+  });
+}
+
+export const participantQuery = (studyId: number, siteId: number, participantId: number) =>
+  queryOptions({
+    queryKey: participantKeys.detail(studyId, siteId, participantId),
+    queryFn: ({ signal }) => fetchParticipant(studyId, siteId, participantId, signal),
+    meta: { persist: true },
+  });
+
+/** GET /control/studies/{studyId}/sites/{siteId}/clinro_search?search_value={text} (URL-encoded). */
+export function searchParticipants(studyId: number, siteId: number, text: string, signal?: AbortSignal) {
+  return request({
+    path: `/control/studies/${studyId}/sites/${siteId}/clinro_search`,
+    query: { search_value: text },
+    schema: participantSearchResponse,
+    signal,
+  });
+}
+
+export const participantSearchQuery = (studyId: number, siteId: number, text: string) =>
+  queryOptions({
+    queryKey: participantKeys.search(studyId, siteId, text),
+    queryFn: ({ signal }) => searchParticipants(studyId, siteId, text, signal),
+    select: (data) => data.response,
+  });

@@ -1,0 +1,119 @@
+/**
+ * The two instrument list calls of the participant home (spec 01 sections 3 and 7, spec 02
+ * section 7): the forms list of the older instrument architecture and the instruments with
+ * their instances of the newer one. Timestamps are ISO strings; ids are numbers.
+ */
+import { z } from "zod";
+import { MAX_ID } from "./study.ts";
+
+/** Clinician role codes that may administer a form unless it says otherwise (spec 02 section 9). */
+export const DEFAULT_FORM_PERMISSIONS = ["16", "11", "12", "13"] as const;
+/** Days an instance stays in the to-do list after its start, unless the instrument says otherwise. */
+export const DEFAULT_VISIBLE_DAYS = 1;
+
+export const INSTRUMENT_TYPES = ["CLINRO", "SURVEY", "ARTICLE", "ANNOUNCEMENT"] as const;
+export const instrumentType = z.enum(INSTRUMENT_TYPES);
+export type InstrumentType = z.infer<typeof instrumentType>;
+
+/** /control/.../participants/{participantId}/... */
+export const participantIdParam = z.object({
+  participantId: z.coerce
+    .number({ error: "participantId must be a number" })
+    .int("participantId must be a whole number")
+    .positive("participantId must be positive")
+    .max(MAX_ID, "participantId is out of range"),
+});
+
+const studyIdValue = z.coerce
+  .number({ error: "study_id must be a number" })
+  .int("study_id must be a whole number")
+  .positive("study_id must be positive")
+  .max(MAX_ID, "study_id is out of range");
+
+/** GET /control/clinro/participants/{id}/instruments, optional ?study_id */
+export const formsListQuery = z.object({ study_id: studyIdValue.optional() });
+/** GET /control/participants/{id}/instruments/instances?study_id={studyId} */
+export const instancesListQuery = z.object({ study_id: studyIdValue });
+
+const timestamp = z.iso.datetime({ offset: true });
+
+/**
+ * One form of the older architecture: one delivery of an instrument to the participant.
+ * `completed` is the completion time (null while not completed); `completedBy` the completer's
+ * display name; `deployed` the start of the delivery.
+ */
+export const formItem = z.object({
+  name: z.string(),
+  type: instrumentType,
+  instrument_id: z.number().int(),
+  instance_id: z.number().int(),
+  deployed: timestamp,
+  expiration: timestamp.nullable(),
+  completed: timestamp.nullable(),
+  completedBy: z.string().nullable(),
+  permissions: z.array(z.string()),
+  /** /studies/{studyId}/instruments/{instrumentId}/{instrument} */
+  url: z.string(),
+});
+export type FormItem = z.infer<typeof formItem>;
+
+export const formsListResponse = z.object({ instruments: z.array(formItem) });
+export type FormsListResponse = z.infer<typeof formsListResponse>;
+
+export const visibilityRange = z.object({
+  /** Local time h:mm (24 hour), e.g. 9:00 or 17:30. */
+  start: z.string().regex(/^\d{1,2}:\d{2}$/),
+  end: z.string().regex(/^\d{1,2}:\d{2}$/),
+});
+export type VisibilityRange = z.infer<typeof visibilityRange>;
+
+/** The visibility value of instruments shown only inside their visibilityRanges. */
+export const SPECIFIC_TIME_VISIBILITY = "specific_time";
+/** The recurring scheme of instruments that are always shown while not completed. */
+export const PERSISTENT_SCHEME = "persistent";
+
+export const instrumentMetadata = z
+  .object({
+    display_name: z.string().optional(),
+    schedule: z
+      .object({ recurring: z.object({ scheme: z.string().optional() }).loose().optional() })
+      .loose()
+      .optional(),
+    visibility: z.string().optional(),
+    visibilityRanges: z.array(visibilityRange).optional(),
+  })
+  .loose();
+export type InstrumentMetadata = z.infer<typeof instrumentMetadata>;
+
+export const instrumentInstance = z.object({
+  instance_id: z.number().int(),
+  start_date: timestamp,
+  expiration: timestamp.nullable(),
+  completion: timestamp.nullable(),
+  /** The completer's user id. */
+  who_completed: z.number().int().nullable(),
+  /** The completer's display name, so the completed tab can say who without another call. */
+  who_completed_name: z.string().nullable(),
+});
+export type InstrumentInstance = z.infer<typeof instrumentInstance>;
+
+/** One instrument of the newer architecture with the participant's instances of it. */
+export const instrumentWithInstances = z.object({
+  instrument_id: z.number().int(),
+  name: z.string(),
+  instrument_type: instrumentType,
+  permissions: z.array(z.string()),
+  visible_days: z.number().int().nonnegative(),
+  metadata: instrumentMetadata,
+  url: z.string(),
+  instances: z.array(instrumentInstance),
+});
+export type InstrumentWithInstances = z.infer<typeof instrumentWithInstances>;
+
+export const instancesListResponse = z.object({ instruments: z.array(instrumentWithInstances) });
+export type InstancesListResponse = z.infer<typeof instancesListResponse>;
+
+/** The url of an instrument: the survey engine issue serves its definition under it. */
+export function instrumentUrl(studyId: number, instrumentId: number, slug: string) {
+  return `/studies/${studyId}/instruments/${instrumentId}/${encodeURIComponent(slug)}`;
+}

@@ -1,0 +1,135 @@
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { participantQuery } from "../../api/participants-api.ts";
+import { ApiError } from "../../api/request.ts";
+import { studyQuery } from "../../api/studies-api.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import type { ParticipantResponse } from "../../contracts/participant.ts";
+import { InstrumentLists } from "./instrument-lists-view.tsx";
+import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
+import { summarizeParticipant } from "./participant-summary.ts";
+import { useNow } from "./use-now.ts";
+
+export type ParticipantHomeProps = { studyId: number; siteId: number; participantId: number };
+
+/**
+ * The participant home (spec 01 section 2): the summary block, then the to-do and completed
+ * tabs. A 403 on the participant shows the access-denied panel instead.
+ */
+export function ParticipantHomePage(props: ParticipantHomeProps) {
+  const { studyId, siteId, participantId } = props;
+  const user = useStoredUser();
+  const permitted = user?.permissions?.[String(studyId)] !== undefined;
+  const participant = useQuery(participantQuery(studyId, siteId, participantId));
+  // Only a study the user has permission in: the study call answers 403 (a logout) otherwise.
+  const study = useQuery({ ...studyQuery(studyId), enabled: user !== null && permitted });
+
+  if (participant.error instanceof ApiError && participant.error.status === 403) {
+    return <ParticipantAccessDenied {...props} />;
+  }
+  if (participant.isPending) {
+    return (
+      <div className="page">
+        <p className="empty-state" role="status">
+          <Trans id="participant_loading">Loading participant…</Trans>
+        </p>
+      </div>
+    );
+  }
+  if (participant.isError) {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="error_fetch_participant">Error fetching participant.</Trans>
+        </h1>
+        <Link
+          className="button button--secondary"
+          to="/studies/$studyId/sites/$siteId/search"
+          params={{ studyId: studyId, siteId: siteId }}
+        >
+          <Trans id="participant_back_to_search">Back to search</Trans>
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page participant-home">
+      <ParticipantSummaryBlock participant={participant.data} />
+      {study.data ? (
+        <InstrumentLists {...props} architectureVersion={study.data.config.instrument_architecture_version} />
+      ) : study.isError ? null : (
+        <p className="empty-state" role="status">
+          <Trans id="participant_lists_loading">Loading instruments…</Trans>
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ParticipantSummaryBlock({ participant }: { participant: ParticipantResponse }) {
+  const { t } = useLingui();
+  const now = useNow();
+  const summary = summarizeParticipant(participant, now);
+  const unknown = t({ id: "participant_unknown", message: "Not recorded" });
+  const gender = {
+    m: t({ id: "participant_gender_m", message: "Male" }),
+    f: t({ id: "participant_gender_f", message: "Female" }),
+    o: t({ id: "participant_gender_o", message: "Other" }),
+  };
+  const days = summary.daysSinceFirstLogin;
+  return (
+    <section className="participant-summary" aria-labelledby="participant-name">
+      <h1 id="participant-name" tabIndex={-1} className="participant-summary__name">
+        {summary.name}
+      </h1>
+      <dl className="participant-summary__facts">
+        <div>
+          <dt>
+            <Trans id="participant_id">Participant id</Trans>
+          </dt>
+          <dd>{summary.id}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_subject_id">Subject id</Trans>
+          </dt>
+          <dd>{summary.subjectId || unknown}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_date_of_birth">Date of birth</Trans>
+          </dt>
+          <dd>{summary.dateOfBirth ?? unknown}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_age">Age</Trans>
+          </dt>
+          <dd>{summary.age ?? unknown}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_gender">Gender</Trans>
+          </dt>
+          <dd>{summary.gender ? gender[summary.gender] : unknown}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_last_updated">Last updated</Trans>
+          </dt>
+          <dd>{summary.lastUpdated}</dd>
+        </div>
+        <div>
+          <dt>
+            <Trans id="participant_days_since_first_login">Days since first login</Trans>
+          </dt>
+          <dd>
+            {days === null ? t({ id: "participant_never_logged_in", message: "Not logged in yet" }) : days}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

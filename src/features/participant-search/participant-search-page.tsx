@@ -1,0 +1,160 @@
+import { plural } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useId, useState, type FormEvent } from "react";
+import { participantSearchQuery } from "../../api/participants-api.ts";
+import { formatShortDate } from "../../app/format-date.ts";
+import { SEARCH_VALUE_MAX_LENGTH } from "../../contracts/participant.ts";
+import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
+
+type Props = { studyId: number; siteId: number; searchText: string | undefined };
+
+/**
+ * Participant search (spec 01 section 2): one text box, submit disabled while the trimmed text
+ * is empty. The submitted text lives in the URL (?q=), so back and forward replay searches, and
+ * the box follows the location: the route remounts this page whenever the location changes.
+ */
+export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const inputId = useId();
+  // The route keys this page by its location, so the box starts over on every location change.
+  const [text, setText] = useState(searchText ?? "");
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!canSubmitSearch(text)) return;
+    void navigate({
+      to: "/studies/$studyId/sites/$siteId/search",
+      params: { studyId: studyId, siteId: siteId },
+      search: { q: normalizeSearchText(text) },
+    });
+  };
+
+  return (
+    <div className="page">
+      <h1 tabIndex={-1}>
+        <Trans id="search_heading">Search participant</Trans>
+      </h1>
+      <form className="search-form" role="search" onSubmit={submit}>
+        <label htmlFor={inputId} className="search-form__label">
+          <Trans id="search_label">Name or subject id</Trans>
+        </label>
+        <div className="search-form__row">
+          <input
+            id={inputId}
+            type="search"
+            className="search-form__input"
+            value={text}
+            maxLength={SEARCH_VALUE_MAX_LENGTH}
+            autoComplete="off"
+            spellCheck={false}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <button type="submit" className="button button--primary" disabled={!canSubmitSearch(text)}>
+            <Trans id="search_submit">Search</Trans>
+          </button>
+        </div>
+      </form>
+      {searchText ? (
+        <SearchResults studyId={studyId} siteId={siteId} searchText={searchText} />
+      ) : (
+        <p className="search-hint">
+          {t({ id: "search_hint", message: "Type part of a first name, last name or subject id." })}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function SearchResults({
+  studyId,
+  siteId,
+  searchText,
+}: {
+  studyId: number;
+  siteId: number;
+  searchText: string;
+}) {
+  const { t } = useLingui();
+  const results = useQuery(participantSearchQuery(studyId, siteId, searchText));
+
+  if (results.isPending) {
+    return (
+      <p className="search-hint" role="status">
+        <Trans id="search_searching">Searching…</Trans>
+      </p>
+    );
+  }
+  if (results.isError) {
+    return (
+      <p className="empty-state" role="status">
+        <Trans id="search_failed">The search could not be done. Try again.</Trans>
+      </p>
+    );
+  }
+  const rows = results.data;
+  if (rows.length === 0) {
+    return (
+      <p className="empty-state" role="status">
+        <Trans id="clinro_no_matches_found">No matches found</Trans>
+      </p>
+    );
+  }
+
+  return (
+    <section className="search-results" aria-labelledby="search-results-heading">
+      <h2 id="search-results-heading">
+        {t({
+          id: "search_results_count",
+          message: plural(rows.length, { one: "# participant found", other: "# participants found" }),
+        })}
+      </h2>
+      <div className="table-scroll">
+        <table className="data-table data-table--rows-link">
+          <thead>
+            <tr>
+              <th scope="col">
+                <Trans id="search_column_last_name">Last name</Trans>
+              </th>
+              <th scope="col">
+                <Trans id="search_column_first_name">First name</Trans>
+              </th>
+              <th scope="col">
+                <Trans id="search_column_subject_id">Subject id</Trans>
+              </th>
+              <th scope="col">
+                <Trans id="search_column_date_of_birth">Date of birth</Trans>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              // The last-name link covers the whole row (.row-link): a click anywhere on the row, or
+              // Enter on the focused link, opens the participant.
+              <tr key={row.id}>
+                <td>
+                  <Link
+                    className="row-link"
+                    to="/studies/$studyId/sites/$siteId/participants/$participantId"
+                    params={{
+                      studyId: studyId,
+                      siteId: siteId,
+                      participantId: row.id,
+                    }}
+                  >
+                    {row.lname}
+                  </Link>
+                </td>
+                <td>{row.fname}</td>
+                <td>{row.subject_id}</td>
+                <td>{row.date_of_birth ? formatShortDate(row.date_of_birth) : ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
