@@ -8,6 +8,7 @@ import { usePendingCount } from "../outbox/use-outbox.ts";
 import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
 import { formatShortDate } from "./format-date.ts";
+import { StudyNavBar } from "./study-nav-bar.tsx";
 
 /** An outbox tray with an upward arrow. */
 function OutboxIcon() {
@@ -112,6 +113,20 @@ export function NavBar() {
             {menuOpen ? (
               <ul id={menuId} className="user-menu__list">
                 <li>
+                  <Link to="/users/profile" className="user-menu__item" onClick={() => setMenuOpen(false)}>
+                    <Trans id="nav_update_profile">Update profile</Trans>
+                  </Link>
+                </li>
+                <li>
+                  <Link
+                    to="/users/change-password"
+                    className="user-menu__item"
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    <Trans id="nav_change_password">Change my password</Trans>
+                  </Link>
+                </li>
+                <li>
                   <Link to="/outbox" className="user-menu__item" onClick={() => setMenuOpen(false)}>
                     <Trans id="nav_queued_uploads">Queued uploads</Trans>
                   </Link>
@@ -165,6 +180,7 @@ export function NavBar() {
           </Modal>
         ) : null}
       </nav>
+      <StudyNavBar />
     </header>
   );
 }

@@ -1,7 +1,8 @@
 import { Trans } from "@lingui/react/macro";
 import { Outlet, useRouter, useRouterState } from "@tanstack/react-router";
 import { useEffect } from "react";
-import { getStoredUser, markActive, subscribeToStoredUser } from "../auth/session-store.ts";
+import { getStoredUser, subscribeToStoredUser } from "../auth/session-store.ts";
+import { SessionInactivity } from "../features/session/session-inactivity.tsx";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { requestPersistentStorage } from "../outbox/persistent-storage.ts";
 import { useOutboxChanges, usePendingCount } from "../outbox/use-outbox.ts";
@@ -15,10 +16,9 @@ const PATHS_WITHOUT_NAV_BAR = [
   /^\/login/,
   /change-password/,
   /^\/forgot-password/,
+  /^\/users\/(activate|reset)/,
   /\/consents\/[^/]+\/participants\//,
 ];
-/** Activity is recorded at most this often. */
-const ACTIVITY_DEBOUNCE_MS = 250;
 
 export function RootLayout() {
   const router = useRouter();
@@ -47,21 +47,7 @@ export function RootLayout() {
     });
   }, [router]);
 
-  // Keep last_active current while the user works.
-  useEffect(() => {
-    let last = 0;
-    const onActivity = () => {
-      const now = Date.now();
-      if (now - last < ACTIVITY_DEBOUNCE_MS) return;
-      last = now;
-      markActive(now);
-    };
-    const events = ["pointerdown", "keydown"] as const;
-    for (const name of events) window.addEventListener(name, onActivity, { passive: true });
-    return () => {
-      for (const name of events) window.removeEventListener(name, onActivity);
-    };
-  }, []);
+  // last_active, the idle modal and the inactivity logout: see SessionInactivity.
 
   // Move focus to each new page's heading, so screen readers announce where the user is.
   useEffect(
@@ -85,6 +71,7 @@ export function RootLayout() {
       </main>
       <Toaster />
       <UpdatePrompt />
+      <SessionInactivity />
     </>
   );
 }

@@ -17,6 +17,17 @@ import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { outboxQuery } from "../outbox/use-outbox.ts";
+import { ChangePasswordPage } from "../features/password/change-password-page.tsx";
+import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
+import { SetPasswordPage } from "../features/password/set-password-page.tsx";
+import { ProfilePage } from "../features/profile/profile-page.tsx";
+import { alreadySetMessage } from "../features/password/already-set-message.ts";
+import { mayListUsers } from "../features/users/user-list.ts";
+import { UsersPage } from "../features/users/users-page.tsx";
+import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
+import { ParticipantHomePage } from "../features/participant-home/participant-home-page.tsx";
+import { ParticipantSearchPage } from "../features/participant-search/participant-search-page.tsx";
+import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
 
 export type RouterContext = { queryClient: QueryClient };
@@ -86,10 +97,134 @@ const unauthorizedRoute = createRoute({
   component: UnauthorizedPage,
 });
 
+/** Users, profile and passwords (spec 01 sections 2 and 4). */
+const usersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users",
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
+  },
+  component: UsersPage,
+});
+
+const profileRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/profile",
+  component: ProfilePage,
+});
+
+const changePasswordRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/change-password",
+  component: ChangePasswordPage,
+});
+
+/** Where an activation link of an already-set password leads: the profile, saying so. */
+const usersMeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/users/me",
+  beforeLoad: ({ location }) => {
+    showToast(alreadySetMessage, "info", TOAST_SESSION_MS);
+    requirePermanentPassword(location);
+    throw redirect({ to: "/users/profile", replace: true });
+  },
+});
+
+const linkTokenSearch = (search: Record<string, unknown>): { token?: string } => ({
+  token: typeof search.token === "string" && search.token !== "" ? search.token : undefined,
+});
+
+const activateRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/users/activate",
+  validateSearch: linkTokenSearch,
+  component: function ActivateRoute() {
+    const { token } = activateRoute.useSearch();
+    return <SetPasswordPage key={token} link="activate" token={token} />;
+  },
+});
+
+const resetRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/users/reset",
+  validateSearch: linkTokenSearch,
+  component: function ResetRoute() {
+    const { token } = resetRoute.useSearch();
+    return <SetPasswordPage key={token} link="reset" token={token} />;
+  },
+});
+
+/** Asks for a reset link or the username; with a link's token it is the reset form. */
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/forgot-password",
+  validateSearch: linkTokenSearch,
+  component: function ForgotPasswordRoute() {
+    const { token } = forgotPasswordRoute.useSearch();
+    return token ? <SetPasswordPage key={token} link="reset" token={token} /> : <ForgotPasswordPage />;
+  },
+});
+
+/** Participant search; the submitted text is the ?q= search param, so back and forward work. */
+const participantSearchRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/search",
+  params: studySiteParams,
+  validateSearch: (search: Record<string, unknown>): { q?: string } => ({
+    q: typeof search.q === "string" && search.q.trim() ? search.q.trim() : undefined,
+  }),
+  component: function ParticipantSearchRoute() {
+    const { studyId, siteId } = participantSearchRoute.useParams();
+    const { q } = participantSearchRoute.useSearch();
+    // Keyed by location: the search term resets on every location change.
+    return (
+      <ParticipantSearchPage
+        key={`${studyId}/${siteId}?${q ?? ""}`}
+        studyId={studyId}
+        siteId={siteId}
+        searchText={q}
+      />
+    );
+  },
+});
+
+const participantHomeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/participants/$participantId",
+  params: {
+    parse: (raw: Record<string, string>) => ({
+      ...studySiteParams.parse(raw),
+      participantId: parseRouteId(raw.participantId),
+    }),
+    stringify: (params: { studyId: number; siteId: number; participantId: number }) => ({
+      ...studySiteParams.stringify(params),
+      participantId: String(params.participantId),
+    }),
+  },
+  component: function ParticipantHomeRoute() {
+    const params = participantHomeRoute.useParams();
+    // A new participant is a new page visit: its events are sent again.
+    return <ParticipantHomePage key={params.participantId} {...params} />;
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
-  signedInRoute.addChildren([studiesRoute, outboxRoute]),
+  signedInRoute.addChildren([
+    studiesRoute,
+    participantSearchRoute,
+    participantHomeRoute,
+    outboxRoute,
+    usersRoute,
+    profileRoute,
+    changePasswordRoute,
+  ]),
+  usersMeRoute,
+  activateRoute,
+  resetRoute,
+  forgotPasswordRoute,
   forcedChangeRoute,
   unauthorizedRoute,
 ]);

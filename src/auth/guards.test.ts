@@ -109,6 +109,50 @@ describe("requireSignedIn: unauthenticated users are sent to login", () => {
   });
 });
 
+describe("requireSignedIn: a session idle longer than the limit ends (spec 01 section 4)", () => {
+  it("logs out with the timed-out text when last_active is older than 600 s", () => {
+    signIn({ last_active: Date.now() - 601_000 });
+    const options = redirectOf(() => requireSignedIn({ href: "/studies" }));
+    expect(options).toMatchObject({ to: "/login", search: { redirect: "/studies" } });
+    expect(getStoredUser()).toBeNull();
+    expect(getToasts()).toEqual([
+      expect.objectContaining({
+        kind: "error",
+        durationMs: 5000,
+        text: expect.objectContaining({ id: "session_timed_out" }),
+      }),
+    ]);
+  });
+
+  it("keeps a session idle for less than the limit", () => {
+    signIn({ last_active: Date.now() - 500_000 });
+    expect(requireSignedIn({ href: "/studies" })).toMatchObject({ token: TOKEN });
+  });
+
+  it("honours a shorter test-only timing", () => {
+    localStorage.setItem("clinro_session_timeout_override", JSON.stringify({ timeoutS: 5, warningS: 3 }));
+    signIn({ last_active: Date.now() - 6_000 });
+    redirectOf(() => requireSignedIn({ href: "/studies" }));
+    expect(getStoredUser()).toBeNull();
+  });
+
+  it("ignores an override that would lengthen the timeout", () => {
+    localStorage.setItem(
+      "clinro_session_timeout_override",
+      JSON.stringify({ timeoutS: 86_400, warningS: 3 }),
+    );
+    signIn({ last_active: Date.now() - 601_000 });
+    redirectOf(() => requireSignedIn({ href: "/studies" }));
+    expect(getStoredUser()).toBeNull();
+  });
+
+  it("leaves a signed-in user on login when the session went stale", () => {
+    signIn({ last_active: Date.now() - 601_000 });
+    expect(() => redirectSignedInAwayFromLogin("/studies")).not.toThrow();
+    expect(getStoredUser()).toBeNull();
+  });
+});
+
 describe("requirePermanentPassword: users with a temporary password go to the forced change", () => {
   it("redirects a temporary-password user to /profile/change-password", () => {
     signIn({ is_temporary_password: true });

@@ -4,7 +4,9 @@
 import { redirect } from "@tanstack/react-router";
 import { sessionExpiredMessage } from "../api/error-messages.ts";
 import { logout } from "./logout.ts";
-import { getStoredUser, isTokenExpired } from "./session-store.ts";
+import { getStoredUser, isTokenExpired, type StoredUser } from "./session-store.ts";
+import { wasAwayTooLong } from "./session-timeout.ts";
+import { currentSessionTiming, sessionTimedOutMessage } from "./session-timing-setting.ts";
 
 export const FORCED_CHANGE_PATH = "/profile/change-password";
 
@@ -19,11 +21,28 @@ export function safeRedirectTarget(value: unknown): string | undefined {
   return value;
 }
 
+/**
+ * Ends a session that has been idle longer than the limit (a reload or a new tab after being
+ * away, spec 01 section 4), or whose token has expired. Answers the user still signed in.
+ */
+function endStaleSession(): StoredUser | null {
+  const user = getStoredUser();
+  if (!user) return null;
+  if (wasAwayTooLong(user.last_active, Date.now(), currentSessionTiming())) {
+    logout(sessionTimedOutMessage);
+    return null;
+  }
+  if (isTokenExpired(user)) {
+    logout(sessionExpiredMessage);
+    return null;
+  }
+  return user;
+}
+
 /** Unauthenticated users go to login, remembering where they were going. */
 export function requireSignedIn(location: { href: string }) {
-  const user = getStoredUser();
-  if (user && isTokenExpired(user)) logout(sessionExpiredMessage);
-  if (!user || isTokenExpired(user)) {
+  const user = endStaleSession();
+  if (!user) {
     throw redirect({ to: "/login", search: { redirect: location.href } });
   }
   return user;
@@ -38,8 +57,8 @@ export function requirePermanentPassword(location: { href: string }) {
 
 /** Signed-in users who land on login go to the redirect value, or home. */
 export function redirectSignedInAwayFromLogin(redirectTarget: string | undefined) {
-  const user = getStoredUser();
-  if (user && !isTokenExpired(user)) {
+  const user = endStaleSession();
+  if (user) {
     throw redirect({ href: safeRedirectTarget(redirectTarget) ?? "/" });
   }
 }

@@ -2,7 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useNavigate } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
 import { signIn } from "../../auth/sign-in.ts";
@@ -92,6 +92,14 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
               : t({ id: "login_submit", message: "Log in" })}
           </button>
         </form>
+        <p className="auth-card__links">
+          <Link to="/forgot-password" className="text-link">
+            <Trans id="forgot_password_link">Forgot your password?</Trans>
+          </Link>
+          <Link to="/forgot-password" hash="forgot-username" className="text-link">
+            <Trans id="forgot_username_link">Forgot your username?</Trans>
+          </Link>
+        </p>
       </section>
     </div>
   );

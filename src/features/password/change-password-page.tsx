@@ -1,0 +1,138 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { jwtDecode } from "jwt-decode";
+import { useId, useState, type FormEvent } from "react";
+import { changePassword } from "../../api/auth-api.ts";
+import { ApiError, NetworkError } from "../../api/request.ts";
+import { updateStoredUser } from "../../auth/session-store.ts";
+import { tokenPayload } from "../../contracts/auth.ts";
+import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
+import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { PasswordChecklist } from "./password-checklist.tsx";
+
+const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
+const criteriaNotMet = msg({
+  id: "pw_criteria_not_met",
+  message: "Please make sure your password meets all of the required criteria.",
+});
+const wrongCurrent = msg({ id: "pw_wrong_current", message: "Your current password is incorrect." });
+const networkFailed = msg({
+  id: "pw_change_network",
+  message: "Your password could not be changed. Check your connection and try again.",
+});
+
+/**
+ * /users/change-password: a signed-in user changes their password, giving the current one.
+ * The server revokes every earlier token and answers a fresh one, which replaces the stored one.
+ */
+export function ChangePasswordPage() {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const navigate = useNavigate();
+  const checklistId = useId();
+  const errorId = useId();
+  const [currentPassword, setCurrentPassword] = useState("");
+  const [newPassword, setNewPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [error, setError] = useState<MessageDescriptor | null>(null);
+  const busy = useLoadingKey("change-password");
+  const canSubmit = meetsPasswordPolicy(newPassword) && confirmation.length > 0 && currentPassword.length > 0;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!meetsPasswordPolicy(newPassword)) return setError(criteriaNotMet);
+    if (newPassword !== confirmation) return setError(notMatching);
+    setError(null);
+    try {
+      const { token } = await changePassword({ old_password: currentPassword, new_password: newPassword });
+      const payload = tokenPayload.parse(jwtDecode(token));
+      updateStoredUser({ ...payload, token, is_temporary_password: false });
+      showToast(
+        msg({ id: "pw_changed", message: "Your password has been changed." }),
+        "success",
+        TOAST_SUCCESS_MS,
+      );
+      await navigate({ to: "/users/profile" });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 400) {
+        setError(
+          (failure.body as { code?: string } | undefined)?.code === "wrong_old_password"
+            ? wrongCurrent
+            : criteriaNotMet,
+        );
+      } else if (failure instanceof NetworkError) {
+        setError(networkFailed);
+      }
+    }
+  }
+
+  return (
+    <div className="auth-screen">
+      <section className="auth-card" aria-labelledby="change-password-heading">
+        <h1 id="change-password-heading" tabIndex={-1}>
+          <Trans id="pw_change_heading">Change your password</Trans>
+        </h1>
+        <form className="form" onSubmit={onSubmit} noValidate>
+          <div className="field">
+            <label htmlFor="old-password">
+              <Trans id="pw_old">Current password</Trans>
+            </label>
+            <input
+              id="old-password"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(event) => setCurrentPassword(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="new-password">
+              <Trans id="pw_new">New password</Trans>
+            </label>
+            <input
+              id="new-password"
+              type="password"
+              autoComplete="new-password"
+              aria-describedby={checklistId}
+              value={newPassword}
+              onChange={(event) => setNewPassword(event.target.value)}
+            />
+          </div>
+          <PasswordChecklist id={checklistId} password={newPassword} />
+          <div className="field">
+            <label htmlFor="confirm-password">
+              <Trans id="pw_confirm">Confirm new password</Trans>
+            </label>
+            <input
+              id="confirm-password"
+              type="password"
+              autoComplete="new-password"
+              aria-describedby={error ? errorId : undefined}
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.target.value)}
+            />
+          </div>
+          {error ? (
+            <p id={errorId} className="form-error" role="alert">
+              {i18n._(error)}
+            </p>
+          ) : null}
+          <button
+            type="submit"
+            className="button button--primary button--block"
+            disabled={!canSubmit || busy}
+          >
+            {t({ id: "pw_change_submit", message: "Change password" })}
+          </button>
+          <Link to="/users/profile" className="button button--secondary button--block">
+            <Trans id="pw_change_cancel">Back to my profile</Trans>
+          </Link>
+        </form>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,186 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { setupPassword, verifyLinkToken } from "../../api/account-api.ts";
+import { ApiError, NetworkError } from "../../api/request.ts";
+import { logout } from "../../auth/logout.ts";
+import { getStoredUser } from "../../auth/session-store.ts";
+import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
+import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts";
+import { linkOutcome, type LinkKind } from "./link-token.ts";
+import { PasswordChecklist } from "./password-checklist.tsx";
+
+const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
+const criteriaNotMet = msg({
+  id: "pw_criteria_not_met",
+  message: "Please make sure your password meets all of the required criteria.",
+});
+const tokenRejected = msg({ id: "pw_token_rejected", message: "Unable to authenticate user." });
+const setupNetwork = msg({
+  id: "pw_setup_network",
+  message: "Your password could not be set. Check your connection and try again.",
+});
+const passwordSet = msg({ id: "pw_setup_done", message: "Your password has been set. Please sign in." });
+
+/**
+ * /users/activate and /users/reset (and /forgot-password with a token): an emailed link's token
+ * is verified, then the user chooses a password and goes to sign in with it.
+ */
+export function SetPasswordPage({ link, token }: { link: LinkKind; token: string | undefined }) {
+  const navigate = useNavigate();
+  const verification = useQuery({
+    queryKey: ["link-token", token],
+    queryFn: () => verifyLinkToken(token ?? ""),
+    // A link's token works without a session, unlike every other query.
+    enabled: Boolean(token),
+    retry: false,
+    gcTime: 0,
+    staleTime: Infinity,
+  });
+  const outcome = verification.data ? linkOutcome(link, verification.data) : undefined;
+
+  useEffect(() => {
+    if (outcome?.kind === "unauthorized") void navigate({ to: "/unauthorized", replace: true });
+    if (outcome?.kind === "already-set") void navigate({ to: "/users/me", replace: true });
+  }, [outcome?.kind, navigate]);
+
+  const failed = !token || verification.isError;
+  return (
+    <div className="auth-screen">
+      <section className="auth-card" aria-labelledby="set-password-heading">
+        <h1 id="set-password-heading" tabIndex={-1}>
+          {link === "activate" ? (
+            <Trans id="pw_setup_heading_activate">Activate your account</Trans>
+          ) : (
+            <Trans id="pw_setup_heading_reset">Choose a new password</Trans>
+          )}
+        </h1>
+        {failed ? (
+          <LinkFailed networkTrouble={verification.error instanceof NetworkError} />
+        ) : outcome?.kind === "set-password" && token ? (
+          <SetPasswordForm token={token} username={outcome.username} />
+        ) : (
+          <p className="lead" role="status">
+            <Trans id="pw_setup_checking">Checking your link…</Trans>
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function LinkFailed({ networkTrouble }: { networkTrouble: boolean }) {
+  return (
+    <>
+      <p className="form-error" role="alert">
+        {networkTrouble ? (
+          <Trans id="pw_setup_check_network">
+            Your link could not be checked. Check your connection and try again.
+          </Trans>
+        ) : (
+          <Trans id="pw_token_rejected">Unable to authenticate user.</Trans>
+        )}
+      </p>
+      <p>
+        <Trans id="pw_setup_link_expired_hint">
+          The link may have expired or been used already. You can ask for a new one.
+        </Trans>
+      </p>
+      <div className="auth-card__links">
+        <Link to="/forgot-password" className="text-link">
+          <Trans id="forgot_password_link">Forgot your password?</Trans>
+        </Link>
+        <Link to="/login" className="text-link">
+          <Trans id="back_to_sign_in">Back to sign in</Trans>
+        </Link>
+      </div>
+    </>
+  );
+}
+
+function SetPasswordForm({ token, username }: { token: string; username: string }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const navigate = useNavigate();
+  const checklistId = useId();
+  const errorId = useId();
+  const [password, setPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [error, setError] = useState<MessageDescriptor | string | null>(null);
+  const busy = useLoadingKey("setup-password");
+  const canSubmit = meetsPasswordPolicy(password) && confirmation.length > 0;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!meetsPasswordPolicy(password)) return setError(criteriaNotMet);
+    if (password !== confirmation) return setError(notMatching);
+    setError(null);
+    try {
+      await setupPassword({ password, password_confirmation: confirmation, old_password: null, token });
+    } catch (failure) {
+      if (failure instanceof NetworkError) setError(setupNetwork);
+      else if (failure instanceof ApiError && failure.status === 400) {
+        const code = (failure.body as { code?: string } | undefined)?.code;
+        setError(code === "invalid_token" ? tokenRejected : criteriaNotMet);
+      } else setError(tokenRejected);
+      return;
+    }
+    // The new password revokes every session of this account; whoever was signed in here, the
+    // person following the link signs in next.
+    if (getStoredUser()) logout();
+    showToast(passwordSet, "success", TOAST_SESSION_MS);
+    await navigate({ to: "/login", replace: true });
+  }
+
+  return (
+    <>
+      <p className="lead">
+        <Trans id="pw_setup_for">Choose the password for {username}.</Trans>
+      </p>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {/* Lets password managers save the new password under the right account. */}
+        <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />
+        <div className="field">
+          <label htmlFor="new-password">
+            <Trans id="pw_new">New password</Trans>
+          </label>
+          <input
+            id="new-password"
+            type="password"
+            autoComplete="new-password"
+            aria-describedby={checklistId}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        </div>
+        <PasswordChecklist id={checklistId} password={password} />
+        <div className="field">
+          <label htmlFor="confirm-password">
+            <Trans id="pw_confirm">Confirm new password</Trans>
+          </label>
+          <input
+            id="confirm-password"
+            type="password"
+            autoComplete="new-password"
+            aria-describedby={error ? errorId : undefined}
+            value={confirmation}
+            onChange={(event) => setConfirmation(event.target.value)}
+          />
+        </div>
+        {error ? (
+          <p id={errorId} className="form-error" role="alert">
+            {typeof error === "string" ? error : i18n._(error)}
+          </p>
+        ) : null}
+        <button type="submit" className="button button--primary button--block" disabled={!canSubmit || busy}>
+          {t({ id: "pw_setup_submit", message: "Set password" })}
+        </button>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,246 @@
+import { msg } from "@lingui/core/macro";
+import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useRouter } from "@tanstack/react-router";
+import { getCountries, type CountryCode } from "libphonenumber-js";
+import { useId, useMemo, useState, type FormEvent } from "react";
+import { patchMe, userKeys } from "../../api/users-api.ts";
+import { updateStoredUser, type StoredUser } from "../../auth/session-store.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import {
+  PREFERRED_COUNTRY,
+  canSaveProfile,
+  dialCodeOf,
+  initialCountry,
+  isPhoneValid,
+  nationalPart,
+  phoneToSend,
+  smsAlertsOffered,
+} from "./phone.ts";
+
+const updatedSuccess = msg({ id: "clinro_user_updated_success", message: "Your profile was updated." });
+const updatedFail = msg({
+  id: "clinro_user_updated_fail",
+  message: "User info failed to save. Try again later.",
+});
+
+/** Session data that is not part of the user the PATCH call sends. */
+function userToSend(user: StoredUser) {
+  const {
+    token: _token,
+    exp: _exp,
+    iat: _iat,
+    last_active: _lastActive,
+    ...rest
+  } = user as StoredUser & {
+    iat?: number;
+  };
+  return rest;
+}
+
+/** /users/profile: the user's own name, read-only email, SMS alerts and phone. */
+export function ProfilePage() {
+  const user = useStoredUser();
+  // The route lets only signed-in users in; after a sign-out the page is on its way out.
+  if (!user) return null;
+  return <ProfileForm key={user.id} user={user} />;
+}
+
+function ProfileForm({ user }: { user: StoredUser }) {
+  const { t } = useLingui();
+  const { i18n } = useLinguiRuntime();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const ids = {
+    name: useId(),
+    email: useId(),
+    sms: useId(),
+    country: useId(),
+    phone: useId(),
+    phoneError: useId(),
+  };
+  const busy = useLoadingKey("profile-save");
+  const smsOffered = smsAlertsOffered(user.permissions);
+  const storedDialCode = user.countryDialCode ?? "";
+  const storedPhone = user.phone ?? "";
+
+  const [name, setName] = useState(user.nickname || user.name || "");
+  const [isPhoneEnabled, setPhoneEnabled] = useState(smsOffered && Boolean(user.isPhoneEnabled));
+  const [country, setCountry] = useState<CountryCode>(() =>
+    initialCountry({
+      phone: storedPhone,
+      countryDialCode: storedDialCode,
+      languages: navigator.languages ?? [],
+    }),
+  );
+  const [phone, setPhone] = useState(() => nationalPart(storedPhone, storedDialCode));
+  const [phoneInError, setPhoneInError] = useState(false);
+
+  const countries = useMemo(() => {
+    let names: Intl.DisplayNames | undefined;
+    try {
+      names = new Intl.DisplayNames([i18n.locale], { type: "region" });
+    } catch {
+      names = undefined;
+    }
+    const all = getCountries().map((code) => ({
+      code,
+      label: `${names?.of(code) ?? code} (${dialCodeOf(code)})`,
+    }));
+    all.sort((a, b) => a.label.localeCompare(b.label, i18n.locale));
+    // The preferred country first, then the rest by name.
+    return [
+      ...all.filter((c) => c.code === PREFERRED_COUNTRY),
+      ...all.filter((c) => c.code !== PREFERRED_COUNTRY),
+    ];
+  }, [i18n.locale]);
+
+  const checkPhone = (value = phone, code = country) => {
+    setPhoneInError(value.trim() !== "" && !isPhoneValid(value, code));
+  };
+  const canSave = canSaveProfile({ name, isPhoneEnabled, phone }, phoneInError) && !busy;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (isPhoneEnabled && !isPhoneValid(phone, country)) {
+      setPhoneInError(true);
+      return;
+    }
+    if (!canSaveProfile({ name, isPhoneEnabled, phone }, false)) return;
+    const countryDialCode = dialCodeOf(country);
+    try {
+      const saved = await patchMe({
+        ...userToSend(user),
+        nickname: name.trim(),
+        isPhoneEnabled,
+        countryDialCode,
+        phone: phoneToSend({ isPhoneEnabled, phone, countryDialCode }),
+      });
+      updateStoredUser(saved);
+      queryClient.setQueryData(userKeys.me(), saved);
+      showToast(updatedSuccess, "success", TOAST_SUCCESS_MS);
+      await router.invalidate();
+    } catch {
+      showToast(updatedFail, "error", TOAST_ERROR_MS);
+    }
+  }
+
+  return (
+    <div className="page page--narrow">
+      <h1 tabIndex={-1}>
+        <Trans id="profile_heading">Your profile</Trans>
+      </h1>
+      <form className="form card" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor={ids.name}>
+            <Trans id="profile_name">Name</Trans>
+          </label>
+          <input
+            id={ids.name}
+            type="text"
+            autoComplete="name"
+            required
+            aria-required="true"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.email}>
+            <Trans id="profile_email">Email</Trans>
+          </label>
+          <input id={ids.email} type="email" value={user.username} readOnly className="input--read-only" />
+        </div>
+        {smsOffered ? (
+          <>
+            <div className="toggle-field">
+              <input
+                id={ids.sms}
+                type="checkbox"
+                role="switch"
+                className="toggle-field__input"
+                checked={isPhoneEnabled}
+                onChange={(event) => {
+                  setPhoneEnabled(event.target.checked);
+                  if (!event.target.checked) setPhoneInError(false);
+                }}
+              />
+              <label htmlFor={ids.sms}>
+                <Trans id="profile_sms_alerts">Receive SMS alerts</Trans>
+              </label>
+            </div>
+            {isPhoneEnabled ? (
+              <fieldset className="phone-field">
+                <legend>
+                  <Trans id="profile_phone">Phone number</Trans>
+                </legend>
+                <div className="phone-field__row">
+                  <div className="field phone-field__country">
+                    <label htmlFor={ids.country}>
+                      <Trans id="profile_country_code">Country code</Trans>
+                    </label>
+                    <select
+                      id={ids.country}
+                      value={country}
+                      onChange={(event) => {
+                        const code = event.target.value as CountryCode;
+                        setCountry(code);
+                        if (phone.trim()) checkPhone(phone, code);
+                      }}
+                    >
+                      {countries.map(({ code, label }) => (
+                        <option key={code} value={code}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <div className="field phone-field__number">
+                    <label htmlFor={ids.phone}>
+                      <Trans id="profile_phone_number">Number</Trans>
+                    </label>
+                    <input
+                      id={ids.phone}
+                      type="tel"
+                      autoComplete="tel-national"
+                      inputMode="tel"
+                      required
+                      aria-required="true"
+                      aria-invalid={phoneInError}
+                      aria-describedby={phoneInError ? ids.phoneError : undefined}
+                      value={phone}
+                      onChange={(event) => {
+                        setPhone(event.target.value);
+                        // An error goes away as soon as the number is right; it comes back on blur.
+                        if (phoneInError && isPhoneValid(event.target.value, country)) setPhoneInError(false);
+                      }}
+                      onBlur={() => checkPhone()}
+                    />
+                  </div>
+                </div>
+                {phoneInError ? (
+                  <p id={ids.phoneError} className="field-error" role="alert">
+                    {t({ id: "clinro_phone_error_invalid", message: "Please enter a valid phone number" })}
+                  </p>
+                ) : null}
+              </fieldset>
+            ) : null}
+          </>
+        ) : null}
+        <div className="form__actions">
+          <button type="submit" className="button button--primary" disabled={!canSave}>
+            {t({ id: "profile_save", message: "Save" })}
+          </button>
+        </div>
+      </form>
+      <p className="profile-page__links">
+        <Link to="/users/change-password" className="text-link">
+          <Trans id="profile_change_password_link">Change my password</Trans>
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The administrator's user list (spec 01 sections 2 and 3): who may see it, how a role is named,
+ * and the sorting and filtering of the table. Plain data in, plain data out: the page turns the
+ * role codes into words.
+ */
+import { USER_ADMIN_ROLES, type UserListItem } from "../../contracts/users.ts";
+
+/** The role names the interface shows; the legacy 'edit' reads as administrator. */
+export type DisplayedRole = "enroller" | "researcher" | "studyManager" | "administrator";
+export type UserSortKey = "nickname" | "username" | "role" | "last_login";
+export type SortDirection = "ascending" | "descending";
+export type UserSort = { key: UserSortKey; direction: SortDirection };
+
+export const DEFAULT_USER_SORT: UserSort = { key: "nickname", direction: "ascending" };
+
+/** Administrators (role 'administrator' or the legacy 'edit') may open the user list. */
+export function mayListUsers(role: string | undefined): boolean {
+  return role !== undefined && (USER_ADMIN_ROLES as readonly string[]).includes(role);
+}
+
+export function displayedRole(role: UserListItem["role"]): DisplayedRole {
+  return role === "edit" ? "administrator" : role;
+}
+
+/** Clicking a column sorts by it ascending; clicking the sorted column again reverses it. */
+export function nextSort(current: UserSort, key: UserSortKey): UserSort {
+  if (current.key !== key) return { key, direction: "ascending" };
+  return { key, direction: current.direction === "ascending" ? "descending" : "ascending" };
+}
+
+const collator = new Intl.Collator(undefined, { sensitivity: "base", numeric: true });
+
+/**
+ * Users matching the filter text (case-insensitive, in nickname, email or the shown role name),
+ * sorted. Users who never signed in sort after everyone else whichever the direction, and ties
+ * keep a stable order by email.
+ */
+export function visibleUsers(
+  users: readonly UserListItem[],
+  { filter, sort, roleName }: { filter: string; sort: UserSort; roleName: (role: DisplayedRole) => string },
+): UserListItem[] {
+  const needle = filter.trim().toLocaleLowerCase();
+  const matching = needle
+    ? users.filter((user) =>
+        [user.nickname, user.username, roleName(displayedRole(user.role))].some((text) =>
+          text.toLocaleLowerCase().includes(needle),
+        ),
+      )
+    : [...users];
+  const sign = sort.direction === "ascending" ? 1 : -1;
+  const compare = (a: UserListItem, b: UserListItem): number => {
+    switch (sort.key) {
+      case "last_login": {
+        if (a.last_login === null || b.last_login === null) {
+          return a.last_login === b.last_login ? 0 : a.last_login === null ? 1 : -1;
+        }
+        return sign * (Date.parse(a.last_login) - Date.parse(b.last_login));
+      }
+      case "role":
+        return sign * collator.compare(roleName(displayedRole(a.role)), roleName(displayedRole(b.role)));
+      default:
+        return sign * collator.compare(a[sort.key], b[sort.key]);
+    }
+  };
+  return matching.sort((a, b) => compare(a, b) || collator.compare(a.username, b.username));
+}
