@@ -103,6 +103,13 @@ function SearchResults({
     );
   }
 
+  // On a phone the rows stack as cards, each value under its column's name.
+  const columnLabels = {
+    firstName: t({ id: "search_column_first_name", message: "First name" }),
+    subjectId: t({ id: "search_column_subject_id", message: "Subject id" }),
+    dateOfBirth: t({ id: "search_column_date_of_birth", message: "Date of birth" }),
+  };
+
   return (
     <section className="search-results" aria-labelledby="search-results-heading">
       <h2 id="search-results-heading">
@@ -112,7 +119,7 @@ function SearchResults({
         })}
       </h2>
       <div className="table-scroll">
-        <table className="data-table data-table--rows-link">
+        <table className="data-table data-table--rows-link data-table--stack-on-phone">
           <thead>
             <tr>
               <th scope="col">
@@ -147,9 +154,11 @@ function SearchResults({
                     {row.lname}
                   </Link>
                 </td>
-                <td>{row.fname}</td>
-                <td>{row.subject_id}</td>
-                <td>{row.date_of_birth ? formatShortDate(row.date_of_birth) : ""}</td>
+                <td data-label={columnLabels.firstName}>{row.fname}</td>
+                <td data-label={columnLabels.subjectId}>{row.subject_id}</td>
+                <td data-label={columnLabels.dateOfBirth}>
+                  {row.date_of_birth ? formatShortDate(row.date_of_birth) : ""}
+                </td>
               </tr>
             ))}
           </tbody>
