@@ -1,10 +1,9 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { jwtDecode } from "jwt-decode";
-import { useId, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { changePassword } from "../../api/auth-api.ts";
 import { ApiError, NetworkError } from "../../api/request.ts";
 import { updateStoredUser } from "../../auth/session-store.ts";
@@ -12,7 +11,7 @@ import { tokenPayload } from "../../contracts/auth.ts";
 import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
 import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
-import { PasswordChecklist } from "./password-checklist.tsx";
+import { NewPasswordFields } from "./new-password-fields.tsx";
 
 const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
 const criteriaNotMet = msg({
@@ -31,10 +30,7 @@ const networkFailed = msg({
  */
 export function ChangePasswordPage() {
   const { t } = useLingui();
-  const { i18n } = useLinguiRuntime();
   const navigate = useNavigate();
-  const checklistId = useId();
-  const errorId = useId();
   const [currentPassword, setCurrentPassword] = useState("");
   const [newPassword, setNewPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
@@ -89,38 +85,13 @@ export function ChangePasswordPage() {
               onChange={(event) => setCurrentPassword(event.target.value)}
             />
           </div>
-          <div className="field">
-            <label htmlFor="new-password">
-              <Trans id="pw_new">New password</Trans>
-            </label>
-            <input
-              id="new-password"
-              type="password"
-              autoComplete="new-password"
-              aria-describedby={checklistId}
-              value={newPassword}
-              onChange={(event) => setNewPassword(event.target.value)}
-            />
-          </div>
-          <PasswordChecklist id={checklistId} password={newPassword} />
-          <div className="field">
-            <label htmlFor="confirm-password">
-              <Trans id="pw_confirm">Confirm new password</Trans>
-            </label>
-            <input
-              id="confirm-password"
-              type="password"
-              autoComplete="new-password"
-              aria-describedby={error ? errorId : undefined}
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.target.value)}
-            />
-          </div>
-          {error ? (
-            <p id={errorId} className="form-error" role="alert">
-              {i18n._(error)}
-            </p>
-          ) : null}
+          <NewPasswordFields
+            password={newPassword}
+            onPasswordChange={setNewPassword}
+            confirmation={confirmation}
+            onConfirmationChange={setConfirmation}
+            error={error}
+          />
           <button
             type="submit"
             className="button button--primary button--block"

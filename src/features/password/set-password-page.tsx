@@ -1,10 +1,9 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { setupPassword, verifyLinkToken } from "../../api/account-api.ts";
 import { ApiError, NetworkError } from "../../api/request.ts";
 import { logout } from "../../auth/logout.ts";
@@ -13,7 +12,7 @@ import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
 import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts";
 import { linkOutcome, type LinkKind } from "./link-token.ts";
-import { PasswordChecklist } from "./password-checklist.tsx";
+import { NewPasswordFields } from "./new-password-fields.tsx";
 
 const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
 const criteriaNotMet = msg({
@@ -105,10 +104,7 @@ function LinkFailed({ networkTrouble }: { networkTrouble: boolean }) {
 
 function SetPasswordForm({ token, username }: { token: string; username: string }) {
   const { t } = useLingui();
-  const { i18n } = useLinguiRuntime();
   const navigate = useNavigate();
-  const checklistId = useId();
-  const errorId = useId();
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [error, setError] = useState<MessageDescriptor | string | null>(null);
@@ -145,38 +141,13 @@ function SetPasswordForm({ token, username }: { token: string; username: string 
       <form className="form" onSubmit={onSubmit} noValidate>
         {/* Lets password managers save the new password under the right account. */}
         <input type="email" name="username" autoComplete="username" value={username} readOnly hidden />
-        <div className="field">
-          <label htmlFor="new-password">
-            <Trans id="pw_new">New password</Trans>
-          </label>
-          <input
-            id="new-password"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby={checklistId}
-            value={password}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
-        <PasswordChecklist id={checklistId} password={password} />
-        <div className="field">
-          <label htmlFor="confirm-password">
-            <Trans id="pw_confirm">Confirm new password</Trans>
-          </label>
-          <input
-            id="confirm-password"
-            type="password"
-            autoComplete="new-password"
-            aria-describedby={error ? errorId : undefined}
-            value={confirmation}
-            onChange={(event) => setConfirmation(event.target.value)}
-          />
-        </div>
-        {error ? (
-          <p id={errorId} className="form-error" role="alert">
-            {typeof error === "string" ? error : i18n._(error)}
-          </p>
-        ) : null}
+        <NewPasswordFields
+          password={password}
+          onPasswordChange={setPassword}
+          confirmation={confirmation}
+          onConfirmationChange={setConfirmation}
+          error={error}
+        />
         <button type="submit" className="button button--primary button--block" disabled={!canSubmit || busy}>
           {t({ id: "pw_setup_submit", message: "Set password" })}
         </button>

@@ -1,0 +1,66 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { useLingui } from "@lingui/react";
+import { Trans } from "@lingui/react/macro";
+import { useId } from "react";
+import { PasswordChecklist } from "./password-checklist.tsx";
+
+type NewPasswordFieldsProps = {
+  password: string;
+  onPasswordChange: (value: string) => void;
+  confirmation: string;
+  onConfirmationChange: (value: string) => void;
+  /** The form's error, shown under the confirmation and announced. */
+  error: MessageDescriptor | string | null;
+};
+
+/**
+ * The new password, its five-rule live checklist and its confirmation: the same on the forced
+ * change, the change from the profile and the emailed set-password link.
+ */
+export function NewPasswordFields({
+  password,
+  onPasswordChange,
+  confirmation,
+  onConfirmationChange,
+  error,
+}: NewPasswordFieldsProps) {
+  const { i18n } = useLingui();
+  const checklistId = useId();
+  const errorId = useId();
+  return (
+    <>
+      <div className="field">
+        <label htmlFor="new-password">
+          <Trans id="pw_new">New password</Trans>
+        </label>
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          aria-describedby={checklistId}
+          value={password}
+          onChange={(event) => onPasswordChange(event.target.value)}
+        />
+      </div>
+      <PasswordChecklist id={checklistId} password={password} />
+      <div className="field">
+        <label htmlFor="confirm-password">
+          <Trans id="pw_confirm">Confirm new password</Trans>
+        </label>
+        <input
+          id="confirm-password"
+          type="password"
+          autoComplete="new-password"
+          aria-describedby={error ? errorId : undefined}
+          value={confirmation}
+          onChange={(event) => onConfirmationChange(event.target.value)}
+        />
+      </div>
+      {error ? (
+        <p id={errorId} className="form-error" role="alert">
+          {typeof error === "string" ? error : i18n._(error)}
+        </p>
+      ) : null}
+    </>
+  );
+}
