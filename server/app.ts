@@ -11,6 +11,7 @@ import { createBackgroundTasks, type BackgroundTasks } from "./http/background-t
 import { HttpError } from "./http/errors.ts";
 import { serveApp } from "./http/static-app.ts";
 import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
+import { myConsentsRoutes } from "./routes/consents/list-my-consents.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
 import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
@@ -111,6 +112,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     participantSearchRoutes(authenticated, ctx);
     formsListRoutes(authenticated, ctx);
     instancesListRoutes(authenticated, ctx);
+    myConsentsRoutes(authenticated, ctx);
     listUsersRoutes(authenticated, ctx);
     eventRoutes(authenticated, ctx);
     fileRoutes(authenticated, ctx);

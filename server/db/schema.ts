@@ -308,3 +308,42 @@ export const instrumentInstances = pgTable(
   },
   (t) => [index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId)],
 );
+
+/** The consents deployed in a study (spec 02 section 3): type is CONSENT; version counts up. */
+export const consents = pgTable(
+  "consents",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    title: text("title").notNull(),
+    type: text("type").notNull().default("CONSENT"),
+    version: integer("version").notNull().default(1),
+    dateDeployed: timestamp("date_deployed", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [index("consents_study_idx").on(t.studyId)],
+);
+
+/**
+ * One participant's progress through one consent (spec 02 section 4): the status is
+ * awaiting_participant, awaiting_clinro, awaiting_witness, complete or declined; version is the
+ * consent version the participant is on.
+ */
+export const consentParticipants = pgTable(
+  "consent_participants",
+  {
+    consentId: integer("consent_id")
+      .notNull()
+      .references(() => consents.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    version: integer("version").notNull(),
+    status: text("status").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.consentId, t.participantId] }),
+    index("consent_participants_participant_idx").on(t.participantId),
+  ],
+);

@@ -1,8 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
+import { myConsentsQuery } from "../api/consents-api.ts";
 import { studyQuery } from "../api/studies-api.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import { missingConsentsOf } from "../contracts/consents.ts";
 import { readSelection } from "../features/studies/study-selection.ts";
 import {
   backLinks,
@@ -37,13 +39,20 @@ function StudyNavRow({ path }: { path: StudyPath }) {
     permission?.sites.find((site) => site.site_id === path.siteId)?.site_label ??
     study.data?.sites.find((site) => site.site_id === path.siteId)?.site_label;
   const studyName = selected?.studyName ?? permission?.study_name ?? study.data?.name;
+  const newConsentEnabled =
+    study.data?.newConsentEnabled ?? selected?.newConsentEnabled ?? permission?.consent_2 ?? false;
+  // The study's consents over the user's sites of it; only asked for when the tab shows.
+  const consents = useQuery({
+    ...myConsentsQuery(path.studyId),
+    enabled: user !== null && permission !== undefined && newConsentEnabled,
+    select: (response) => missingConsentsOf(response, path.studyId),
+  });
   const tabs = studyTabs(path, {
     role: permission?.role,
-    newConsentEnabled:
-      study.data?.newConsentEnabled ?? selected?.newConsentEnabled ?? permission?.consent_2 ?? false,
+    newConsentEnabled,
     virtualVisits: study.data?.config.virtual_visits === true,
-    // TODO(consents issue): the consents call gives missing_consents; until it exists no dot shows.
-    missingConsents: undefined,
+    // Undefined while loading or after a failure: no dot.
+    missingConsents: consents.isError ? undefined : consents.data,
   });
 
   const backText: Record<BackLinkKey, string> = {
@@ -85,6 +94,7 @@ function StudyNavRow({ path }: { path: StudyPath }) {
                   {tab.dot ? (
                     <span className="study-nav__dot">
                       <span className="visually-hidden">
+                        {" "}
                         <Trans id="nav_tab_consents_missing">(consents missing)</Trans>
                       </span>
                     </span>

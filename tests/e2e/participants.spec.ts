@@ -126,6 +126,31 @@ test("the newer architecture lists instances and sends delivered events through 
   expect(eventBodies.length).toBe(sent);
 });
 
+test("the Consents tab shows its missing-consents dot in study 101, and no Consents tab in study 102", async ({
+  page,
+}) => {
+  await signedIn(page, COORDINATOR);
+  const consentCalls: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/control/v2/clinro/me/consents")) consentCalls.push(request.url());
+  });
+  await page.getByRole("link", { name: "Boston Clinical Research Center" }).click();
+  const nav = new StudyNav(page);
+  // The demo seed leaves consents of study 101 missing: the dot and its accessible text show.
+  await expect(nav.tab("Consents")).toHaveAccessibleName("Consents (consents missing)");
+  await expect(nav.consentsDot()).toBeVisible();
+  expect(consentCalls.some((url) => url.includes("study_id=101"))).toBe(true);
+
+  await page.goto("/studies");
+  await page.getByRole("link", { name: "Remote Visits Hub" }).click();
+  await expect(page).toHaveURL(/\/studies\/102\/sites\/1021\/search$/);
+  await expect(nav.tab("Participants")).toBeVisible();
+  await expect(nav.tab("Consents")).toHaveCount(0);
+  await expect(nav.region().getByText("(consents missing)")).toHaveCount(0);
+  // Study 102 has no newConsentEnabled: its consents are never asked for.
+  expect(consentCalls.some((url) => url.includes("study_id=102"))).toBe(false);
+});
+
 test("a witness sees no Participants tab", async ({ page }) => {
   await signedIn(page, WITNESS);
   await page.getByRole("link", { name: "Boston Clinical Research Center" }).click();

@@ -15,6 +15,7 @@ import {
   type StudyConfig,
 } from "../schema.ts";
 import { makeDemoPeople } from "./demo-people.ts";
+import { seedDemoConsents } from "./demo-consents.ts";
 import { seedDemoInstruments } from "./demo-instruments.ts";
 
 export const DEMO_PASSWORD = "DemoPass1!";
@@ -213,6 +214,9 @@ export async function seedDemo(db: Database) {
         participantIdsByStudy.get(study.id) ?? [],
         completersByStudy.get(study.id) ?? [],
       );
+      if (study.newConsentEnabled) {
+        await seedDemoConsents(tx, study.id, participantIdsByStudy.get(study.id) ?? []);
+      }
     }
   });
 }

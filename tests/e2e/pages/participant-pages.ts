@@ -5,7 +5,13 @@ export class StudyNav {
   constructor(private readonly page: Page) {}
 
   readonly region = () => this.page.getByRole("navigation", { name: "Study" });
-  readonly tab = (name: string) => this.region().getByRole("link", { name, exact: true });
+  /** A tab by its text; the Consents tab's name may end with its missing-consents indication. */
+  readonly tab = (name: string) =>
+    this.region().getByRole("link", {
+      name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}( \\(consents missing\\))?$`),
+    });
+  /** The missing-consents dot of the Consents tab. */
+  readonly consentsDot = () => this.tab("Consents").locator(".study-nav__dot");
   readonly backLink = (name: string) => this.region().getByRole("link", { name });
 }
 

@@ -1,0 +1,129 @@
+/**
+ * GET /control/v2/clinro/me/consents, optional ?study_id and ?site_id: the consents of the
+ * studies the user has permission in, grouped by study (spec 02 sections 3 and 7).
+ *
+ * missing_consents of a consent: the participants of the user's permitted sites of that study
+ * (only site_id's when given) whose status for the consent is neither complete nor declined.
+ * Participants with no status row for a consent (not offered it yet) are not counted.
+ *
+ * A study_id or site_id outside the user's permissions (or a site_id not of the given study) is
+ * one and the same 403, whether the study or site exists or not.
+ */
+import { and, asc, count, eq, inArray, notInArray } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import {
+  FINISHED_CONSENT_STATUSES,
+  myConsentsQuery,
+  type MyConsentsResponse,
+  type StudyConsents,
+} from "../../../src/contracts/consents.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
+import {
+  consentParticipants,
+  consents,
+  participants,
+  sitePermissions,
+  sites,
+  studies,
+  studyPermissions,
+} from "../../db/schema.ts";
+import { parseInput } from "../../http/errors.ts";
+import { siteForbidden } from "../../participants/site-access.ts";
+
+/** The user's studies, and the sites of those studies the user may work in. */
+async function loadPermittedScope(db: Database, userId: number) {
+  const studyRows = await db
+    .select({ id: studies.id, name: studies.name })
+    .from(studyPermissions)
+    .innerJoin(studies, eq(studies.id, studyPermissions.studyId))
+    .where(eq(studyPermissions.userId, userId))
+    .orderBy(asc(studies.id));
+  const siteRows = await db
+    .select({ id: sites.id, studyId: sites.studyId })
+    .from(sitePermissions)
+    .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
+    .innerJoin(
+      studyPermissions,
+      and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
+    )
+    .where(eq(sitePermissions.userId, userId));
+  return { studies: studyRows, sites: siteRows };
+}
+
+export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get("/control/v2/clinro/me/consents", async (request): Promise<MyConsentsResponse> => {
+    const { user } = requireSession(request);
+    const query = parseInput(myConsentsQuery, request.query);
+    const scope = await loadPermittedScope(ctx.db, user.id);
+
+    let listed = scope.studies;
+    let countedSites = scope.sites;
+    if (query.study_id !== undefined) {
+      listed = listed.filter((study) => study.id === query.study_id);
+      if (listed.length === 0) throw siteForbidden();
+      countedSites = countedSites.filter((site) => site.studyId === query.study_id);
+    }
+    if (query.site_id !== undefined) {
+      const site = countedSites.find((candidate) => candidate.id === query.site_id);
+      if (!site) throw siteForbidden();
+      listed = listed.filter((study) => study.id === site.studyId);
+      countedSites = [site];
+    }
+    if (listed.length === 0) return { consents: [] };
+
+    const siteIds = countedSites.map((site) => site.id);
+    // Participants only join when they are of a counted site of the consent's study and their
+    // status is unfinished, so count() of their ids is the consent's missing consents.
+    const rows = await ctx.db
+      .select({
+        id: consents.id,
+        studyId: consents.studyId,
+        title: consents.title,
+        type: consents.type,
+        version: consents.version,
+        dateDeployed: consents.dateDeployed,
+        missing: count(participants.id),
+      })
+      .from(consents)
+      .leftJoin(
+        consentParticipants,
+        and(
+          eq(consentParticipants.consentId, consents.id),
+          notInArray(consentParticipants.status, [...FINISHED_CONSENT_STATUSES]),
+        ),
+      )
+      .leftJoin(
+        participants,
+        and(
+          eq(participants.id, consentParticipants.participantId),
+          eq(participants.studyId, consents.studyId),
+          siteIds.length > 0 ? inArray(participants.siteId, siteIds) : eq(participants.id, -1),
+        ),
+      )
+      .where(
+        inArray(
+          consents.studyId,
+          listed.map((study) => study.id),
+        ),
+      )
+      .groupBy(consents.id)
+      .orderBy(asc(consents.studyId), asc(consents.title), asc(consents.id));
+
+    const byStudy = new Map<number, StudyConsents>(
+      listed.map((study) => [study.id, { study_id: study.id, study_name: study.name, consents: [] }]),
+    );
+    for (const row of rows) {
+      byStudy.get(row.studyId)?.consents.push({
+        consent_id: row.id,
+        title: row.title,
+        type: row.type,
+        version: row.version,
+        date_deployed: row.dateDeployed.toISOString(),
+        missing_consents: row.missing,
+      });
+    }
+    return { consents: [...byStudy.values()] };
+  });
+}
