@@ -4,6 +4,7 @@ import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import { countItemsOf } from "../outbox/outbox-store.ts";
 import { usePendingCount } from "../outbox/use-outbox.ts";
 import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
@@ -43,13 +44,16 @@ export function NavBar() {
   const pending = usePendingCount(user?.id);
   const menuId = useId();
   const [menuOpen, setMenuOpen] = useState(false);
-  const [confirmingLogout, setConfirmingLogout] = useState(false);
+  /** Items still to send when the user asked to log out; null while not asking. */
+  const [unsentAtLogout, setUnsentAtLogout] = useState<number | null>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const menuButtonRef = useRef<HTMLButtonElement>(null);
 
-  const requestLogout = () => {
+  const requestLogout = async () => {
     setMenuOpen(false);
-    if (pending > 0) setConfirmingLogout(true);
+    // Read from the store itself: the badge's count may be a moment behind.
+    const unsent = user ? await countItemsOf(user.id) : 0;
+    if (unsent > 0) setUnsentAtLogout(unsent);
     else logout();
   };
 
@@ -132,7 +136,7 @@ export function NavBar() {
                   </Link>
                 </li>
                 <li>
-                  <button type="button" className="user-menu__item" onClick={requestLogout}>
+                  <button type="button" className="user-menu__item" onClick={() => void requestLogout()}>
                     <Trans id="nav_logout">Log out</Trans>
                   </button>
                 </li>
@@ -140,17 +144,17 @@ export function NavBar() {
             ) : null}
           </div>
         ) : null}
-        {confirmingLogout ? (
+        {unsentAtLogout !== null ? (
           <Modal
             title={t({ id: "logout_pending_heading", message: "Log out with items not sent?" })}
-            onClose={() => setConfirmingLogout(false)}
+            onClose={() => setUnsentAtLogout(null)}
             returnFocusTo={menuButtonRef}
             actions={
               <>
                 <button
                   type="button"
                   className="button button--secondary"
-                  onClick={() => setConfirmingLogout(false)}
+                  onClick={() => setUnsentAtLogout(null)}
                 >
                   <Trans id="modal_cancel">Cancel</Trans>
                 </button>
@@ -158,7 +162,7 @@ export function NavBar() {
                   type="button"
                   className="button button--primary"
                   onClick={() => {
-                    setConfirmingLogout(false);
+                    setUnsentAtLogout(null);
                     logout();
                   }}
                 >
@@ -170,7 +174,7 @@ export function NavBar() {
             <p>
               {t({
                 id: "logout_pending_body",
-                message: plural(pending, {
+                message: plural(unsentAtLogout, {
                   one: "# item has not been sent yet. It stays on this device and is sent when you sign in again.",
                   other:
                     "# items have not been sent yet. They stay on this device and are sent when you sign in again.",

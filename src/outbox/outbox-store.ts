@@ -62,6 +62,11 @@ export async function listItems(): Promise<OutboxItem[]> {
   return items.filter(Boolean).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }
 
+/** How many of a user's items are still on this device, read from the store itself. */
+export async function countItemsOf(userId: number) {
+  return (await listItems()).filter((item) => item.userId === userId).length;
+}
+
 export type OutboxStore = {
   list: typeof listItems;
   get: typeof getItem;

@@ -37,13 +37,28 @@ export const outboxQuery = () =>
     enabled: true,
   });
 
+/**
+ * A drain changes the store once per item: screens re-read it at most this often, so that a
+ * flush of hundreds of items is not slowed by re-reading the whole store after each one.
+ */
+export const OUTBOX_REFRESH_INTERVAL_MS = 250;
+
 /** Keeps the outbox query current; mount once, high in the tree. */
 export function useOutboxChanges() {
   const queryClient = useQueryClient();
-  useEffect(
-    () => subscribeToOutbox(() => void queryClient.invalidateQueries({ queryKey: outboxKeys.all })),
-    [queryClient],
-  );
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const unsubscribe = subscribeToOutbox(() => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        void queryClient.invalidateQueries({ queryKey: outboxKeys.all });
+      }, OUTBOX_REFRESH_INTERVAL_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+    };
+  }, [queryClient]);
 }
 
 export function useOutboxItems() {
