@@ -1,8 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { errorBody } from "../../src/contracts/errors.ts";
 import { participantResponse } from "../../src/contracts/participant.ts";
-import { participants, sitePermissions, studyPermissions } from "../../server/db/schema.ts";
+import {
+  instrumentInstances,
+  instruments,
+  participants,
+  sitePermissions,
+  studyPermissions,
+} from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const url = (studyId: number | string, siteId: number | string, participantId: number | string) =>
@@ -63,6 +69,34 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
       subject_id: "MDD-9001",
     });
     participantResponse.parse(response.json());
+  });
+
+  it("counts the participant's clinician-rated deliveries and the completed ones", async () => {
+    const { staff1 } = await signedIn();
+    // Demo participant 1 is at site 1011 of study 101, with seeded deliveries.
+    const deliveries = await api.db
+      .select({ completion: instrumentInstances.completion })
+      .from(instrumentInstances)
+      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+      .where(and(eq(instrumentInstances.participantId, 1), eq(instruments.instrumentType, "CLINRO")));
+    const completed = await api.db
+      .select({ id: instrumentInstances.id })
+      .from(instrumentInstances)
+      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+      .where(
+        and(
+          eq(instrumentInstances.participantId, 1),
+          eq(instruments.instrumentType, "CLINRO"),
+          isNotNull(instrumentInstances.completion),
+        ),
+      );
+    expect(deliveries.length).toBeGreaterThan(completed.length);
+    expect(completed.length).toBeGreaterThan(0);
+    const response = await api.request("GET", url(101, 1011, 1), { token: staff1 });
+    expect(response.json()).toMatchObject({
+      num_total_instruments: deliveries.length,
+      num_completed_instruments: completed.length,
+    });
   });
 
   it("answers gender null, a blank subject id and null dates for a participant without them", async () => {

@@ -2,7 +2,7 @@
  * GET /control/studies/{studyId}/sites/{siteId}/participants/{participantId}: the participant
  * of the participant home, when it is in that study and site and the user may read both.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   participantGender,
@@ -11,7 +11,14 @@ import {
 } from "../../../src/contracts/participant.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { participants, sitePermissions, studies, studyPermissions } from "../../db/schema.ts";
+import {
+  instrumentInstances,
+  instruments,
+  participants,
+  sitePermissions,
+  studies,
+  studyPermissions,
+} from "../../db/schema.ts";
 import { parseInput } from "../../http/errors.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
 
@@ -44,6 +51,20 @@ export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
         );
       if (!row) throw participantForbidden();
       const { participant } = row;
+      // The clinician-rated deliveries of this participant, and how many of them are done.
+      const [counts] = await ctx.db
+        .select({
+          total: sql<number>`count(*)::int`,
+          completed: sql<number>`count(${instrumentInstances.completion})::int`,
+        })
+        .from(instrumentInstances)
+        .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+        .where(
+          and(
+            eq(instrumentInstances.participantId, participant.id),
+            eq(instruments.instrumentType, "CLINRO"),
+          ),
+        );
       const gender = participantGender.safeParse(participant.gender);
       return {
         id: participant.id,
@@ -53,9 +74,8 @@ export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
         date_of_birth: participant.dateOfBirth,
         first_login_timestamp: participant.firstLoginTimestamp?.toISOString() ?? null,
         last_updated: participant.lastUpdated.toISOString(),
-        // TODO: count the participant's instruments once instruments exist (the survey engine issue).
-        num_completed_instruments: 0,
-        num_total_instruments: 0,
+        num_completed_instruments: counts?.completed ?? 0,
+        num_total_instruments: counts?.total ?? 0,
         study_name: row.studyName,
         subject_id: participant.subjectId,
       };
