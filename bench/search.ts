@@ -4,18 +4,18 @@
  * too when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set: a throw-away database is created
  * on that server and dropped at the end. Prints figures; asserts nothing about them.
  */
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import postgres from "postgres";
 import { participantSearchResponse } from "../src/contracts/participant.ts";
 import { buildApp } from "../server/app.ts";
 import { hashPassword } from "../server/auth/passwords.ts";
 import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import { sitePermissions, sites, studies, studyPermissions, users } from "../server/db/schema.ts";
+import { FIRST_NAMES_F, FIRST_NAMES_M, FIRST_NAMES_O } from "../server/db/seed/demo-people.ts";
+import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
 
 const PARTICIPANTS = 100_000;
 const SEARCHES = 200;
@@ -25,58 +25,8 @@ const SITE_ID = 11;
 const USERNAME = "bench@bench.test";
 const PASSWORD = "Bench&Mark42";
 
-const FIRST_NAMES = [
-  "Amelia",
-  "Sofia",
-  "Grace",
-  "Mariana",
-  "Aisha",
-  "Hannah",
-  "Lucia",
-  "Mei",
-  "Olivia",
-  "Priya",
-  "Rosa",
-  "Chloe",
-  "Fatima",
-  "Ingrid",
-  "Nadia",
-  "Yuki",
-  "Elena",
-  "Zoe",
-  "Camila",
-  "Leah",
-  "James",
-  "Mateo",
-  "Noah",
-  "Arjun",
-  "Kwame",
-  "Liam",
-  "Diego",
-  "Hiroshi",
-  "Omar",
-  "Lucas",
-  "Samuel",
-  "Tomasz",
-  "Elijah",
-  "Rafael",
-  "Daniel",
-  "Wei",
-  "Aaron",
-  "Jonas",
-  "Malik",
-  "Pedro",
-  "Alex",
-  "Jordan",
-  "Taylor",
-  "Sam",
-  "Robin",
-  "Quinn",
-  "Avery",
-  "Rowan",
-  "Iris",
-  "Felix",
-];
+// The demo seed's first names, and two more so that the bench's people are not all demo ones.
+const FIRST_NAMES = [...FIRST_NAMES_F, ...FIRST_NAMES_M, ...FIRST_NAMES_O, "Iris", "Felix"];
 // 40 x 25 syllables: 1,000 last names, about 100 participants each.
 const LAST_NAME_STARTS = [
   "Ander",
@@ -308,35 +258,12 @@ async function benchOn(label: string, options: DatabaseOptions) {
   }
 }
 
-async function throwawayPostgres(adminUrl: string) {
-  const name = `bench_search_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database "${name}"`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await dropper.unsafe(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await dropper.end({ timeout: 5 });
-      }
-    },
-  };
-}
-
 await benchOn("PGlite (in memory)", { kind: "pglite" });
 
 // The bench is a script run by hand: it reads its own settings, as the tests do.
 const postgresUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 if (postgresUrl) {
-  const database = await throwawayPostgres(postgresUrl);
+  const database = await createThrowawayDatabase(postgresUrl, "bench_search");
   try {
     await benchOn("PostgreSQL", { kind: "postgres", url: database.url, maxConnections: 4 });
   } finally {

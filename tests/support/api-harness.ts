@@ -12,10 +12,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { errorBody } from "../../src/contracts/errors.ts";
+import { createThrowawayDatabase } from "./throwaway-postgres.ts";
 import { buildApp } from "../../server/app.ts";
 import type { LoginRateLimit } from "../../server/auth/login-rate-limit.ts";
 import { hashPassword } from "../../server/auth/passwords.ts";
@@ -95,29 +95,6 @@ export type ApiHarness = {
   }) => Promise<{ id: number; username: string; password: string }>;
 };
 
-async function createPostgresDatabase(adminUrl: string) {
-  const name = `test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end({ timeout: 5 });
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await dropper.end({ timeout: 5 });
-      }
-    },
-  };
-}
-
 let userCounter = 0;
 
 /**
@@ -137,7 +114,7 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
     dataDir = await mkdtemp(path.join(tmpdir(), "clinro-api-"));
     if (target.kind === "postgres") {
       if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
-      const created = await createPostgresDatabase(testDatabaseUrl);
+      const created = await createThrowawayDatabase(testDatabaseUrl);
       dropDatabase = created.drop;
       handle = await openDatabase({ kind: "postgres", url: created.url, maxConnections: 4 });
     } else {

@@ -1,7 +1,7 @@
 /**
  * Deterministic, realistic demo participants: the same seed gives the same people every time.
  */
-const FIRST_NAMES_F = [
+export const FIRST_NAMES_F = [
   "Amelia",
   "Sofia",
   "Grace",
@@ -23,7 +23,7 @@ const FIRST_NAMES_F = [
   "Camila",
   "Leah",
 ];
-const FIRST_NAMES_M = [
+export const FIRST_NAMES_M = [
   "James",
   "Mateo",
   "Noah",
@@ -45,7 +45,7 @@ const FIRST_NAMES_M = [
   "Malik",
   "Pedro",
 ];
-const FIRST_NAMES_O = ["Alex", "Jordan", "Taylor", "Sam", "Robin", "Quinn", "Avery", "Rowan"];
+export const FIRST_NAMES_O = ["Alex", "Jordan", "Taylor", "Sam", "Robin", "Quinn", "Avery", "Rowan"];
 const LAST_NAMES = [
   "Anderson",
   "Bakshi",

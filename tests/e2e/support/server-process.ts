@@ -5,12 +5,12 @@
  * embedded database it is stopped with SIGTERM and the files are read after it stopped.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { createThrowawayDatabase } from "../../support/throwaway-postgres.ts";
 
 const adminUrl = process.env.TEST_DATABASE_URL || undefined;
 
@@ -48,17 +48,8 @@ const isRunning = (child: ChildProcess | undefined): child is ChildProcess =>
 
 export async function createPortalServer(port: number): Promise<PortalServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-e2e-"));
-  let databaseUrl: string | undefined;
-  let databaseName: string | undefined;
-  if (adminUrl) {
-    databaseName = `e2e_${randomBytes(6).toString("hex")}`;
-    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`CREATE DATABASE "${databaseName}"`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-  }
+  const throwaway = adminUrl ? await createThrowawayDatabase(adminUrl, "e2e") : undefined;
+  const databaseUrl = throwaway?.url;
   let child: ChildProcess | undefined;
   const url = `http://localhost:${port}`;
 
@@ -110,11 +101,7 @@ export async function createPortalServer(port: number): Promise<PortalServer> {
     },
     async dispose() {
       await server.stop();
-      if (adminUrl && databaseName) {
-        const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-        await admin.unsafe(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-        await admin.end();
-      }
+      await throwaway?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
