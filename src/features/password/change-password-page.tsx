@@ -1,28 +1,12 @@
 import type { MessageDescriptor } from "@lingui/core";
-import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { jwtDecode } from "jwt-decode";
 import { useState, type FormEvent } from "react";
-import { changePassword } from "../../api/auth-api.ts";
-import { ApiError, NetworkError } from "../../api/request.ts";
-import { updateStoredUser } from "../../auth/session-store.ts";
-import { tokenPayload } from "../../contracts/auth.ts";
 import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
 import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
-import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { changeOwnPassword } from "../../auth/change-own-password.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
-
-const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
-const criteriaNotMet = msg({
-  id: "pw_criteria_not_met",
-  message: "Please make sure your password meets all of the required criteria.",
-});
-const wrongCurrent = msg({ id: "pw_wrong_current", message: "Your current password is incorrect." });
-const networkFailed = msg({
-  id: "pw_change_network",
-  message: "Your password could not be changed. Check your connection and try again.",
-});
+import { newPasswordProblem } from "./password-messages.ts";
 
 /**
  * /users/change-password: a signed-in user changes their password, giving the current one.
@@ -40,30 +24,12 @@ export function ChangePasswordPage() {
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!meetsPasswordPolicy(newPassword)) return setError(criteriaNotMet);
-    if (newPassword !== confirmation) return setError(notMatching);
+    const problem = newPasswordProblem(newPassword, confirmation);
+    if (problem) return setError(problem);
     setError(null);
-    try {
-      const { token } = await changePassword({ old_password: currentPassword, new_password: newPassword });
-      const payload = tokenPayload.parse(jwtDecode(token));
-      updateStoredUser({ ...payload, token, is_temporary_password: false });
-      showToast(
-        msg({ id: "pw_changed", message: "Your password has been changed." }),
-        "success",
-        TOAST_SUCCESS_MS,
-      );
-      await navigate({ to: "/users/profile" });
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 400) {
-        setError(
-          (failure.body as { code?: string } | undefined)?.code === "wrong_old_password"
-            ? wrongCurrent
-            : criteriaNotMet,
-        );
-      } else if (failure instanceof NetworkError) {
-        setError(networkFailed);
-      }
-    }
+    const result = await changeOwnPassword(currentPassword, newPassword);
+    if (!result.ok) return setError(result.message);
+    await navigate({ to: "/users/profile" });
   }
 
   return (

@@ -13,12 +13,8 @@ import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts";
 import { linkOutcome, type LinkKind } from "./link-token.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
+import { criteriaNotMet, newPasswordProblem } from "./password-messages.ts";
 
-const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
-const criteriaNotMet = msg({
-  id: "pw_criteria_not_met",
-  message: "Please make sure your password meets all of the required criteria.",
-});
 const tokenRejected = msg({ id: "pw_token_rejected", message: "Unable to authenticate user." });
 const setupNetwork = msg({
   id: "pw_setup_network",
@@ -113,8 +109,8 @@ function SetPasswordForm({ token, username }: { token: string; username: string 
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!meetsPasswordPolicy(password)) return setError(criteriaNotMet);
-    if (password !== confirmation) return setError(notMatching);
+    const problem = newPasswordProblem(password, confirmation);
+    if (problem) return setError(problem);
     setError(null);
     try {
       await setupPassword({ password, password_confirmation: confirmation, old_password: null, token });
