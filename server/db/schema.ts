@@ -5,6 +5,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   date,
   index,
   integer,
@@ -13,6 +14,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
 } from "drizzle-orm/pg-core";
 
 export type StudyConfig = {
@@ -262,8 +264,8 @@ export type InstrumentMetadata = {
 };
 
 /**
- * The instruments deployed in a study (clinician-rated forms and announcements). The survey
- * engine issue adds definitions and submissions on top of this table.
+ * The instruments deployed in a study (clinician-rated forms and announcements). Their survey
+ * definitions are in instrument_definitions, what was submitted in instrument_submissions.
  */
 export const instruments = pgTable(
   "instruments",
@@ -307,6 +309,61 @@ export const instrumentInstances = pgTable(
     whoCompleted: integer("who_completed").references(() => users.id),
   },
   (t) => [index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId)],
+);
+
+/** How a definition is served by the definition call: JSON, or a zip holding one JSON file. */
+export type DefinitionServedAs = "json" | "zip";
+
+/**
+ * The survey definitions of an instrument, one row per version (src/survey/engine/definition.ts
+ * is the format). The definition call serves the highest version_number; a submission names the
+ * version it answered, so older versions stay to validate late submissions.
+ */
+export const instrumentDefinitions = pgTable(
+  "instrument_definitions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    instrumentId: integer("instrument_id")
+      .notNull()
+      .references(() => instruments.id),
+    versionNumber: integer("version_number").notNull(),
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    servedAs: text("served_as").$type<DefinitionServedAs>().notNull().default("json"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique("instrument_definitions_instrument_version_key").on(t.instrumentId, t.versionNumber),
+    check("instrument_definitions_served_as_check", sql`${t.servedAs} in ('json', 'zip')`),
+  ],
+);
+
+/**
+ * Completed instruments as received: the client's payload, the scores the server computed from
+ * it, and the instance it completed. instrument_instance_id is null only for rows whose instance
+ * was removed; client_instance_id is the payload's instance_id (the client may make one up).
+ */
+export const instrumentSubmissions = pgTable(
+  "instrument_submissions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    instrumentId: integer("instrument_id")
+      .notNull()
+      .references(() => instruments.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    instrumentInstanceId: integer("instrument_instance_id").references(() => instrumentInstances.id),
+    clientInstanceId: text("client_instance_id").notNull(),
+    versionNumber: integer("version_number").notNull(),
+    submittedBy: integer("submitted_by")
+      .notNull()
+      .references(() => users.id),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }).notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    scores: jsonb("scores").$type<unknown>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("instrument_submissions_participant_idx").on(t.participantId, t.instrumentId)],
 );
 
 /** The consents deployed in a study (spec 02 section 3): type is CONSENT; version counts up. */

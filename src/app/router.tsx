@@ -2,7 +2,13 @@
  * The routes (code-based). Routes stay thin: a guard, then a feature component.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import { createRootRouteWithContext, createRoute, createRouter, redirect } from "@tanstack/react-router";
+import {
+  createRootRouteWithContext,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  redirect,
+} from "@tanstack/react-router";
 import {
   FORCED_CHANGE_PATH,
   redirectSignedInAwayFromLogin,
@@ -209,6 +215,37 @@ const participantHomeRoute = createRoute({
   },
 });
 
+/** Completing an instrument (spec 02 section 2); the query string goes to the definition call. */
+const instrumentRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/participants/$participantId/instruments/$instrumentId/$instrument",
+  params: {
+    parse: (raw: Record<string, string>) => ({
+      ...studySiteParams.parse(raw),
+      participantId: parseRouteId(raw.participantId),
+      instrumentId: parseRouteId(raw.instrumentId),
+      instrument: raw.instrument ?? "",
+    }),
+    stringify: (params: {
+      studyId: number;
+      siteId: number;
+      participantId: number;
+      instrumentId: number;
+      instrument: string;
+    }) => ({
+      ...studySiteParams.stringify(params),
+      participantId: String(params.participantId),
+      instrumentId: String(params.instrumentId),
+      instrument: params.instrument,
+    }),
+  },
+  component: lazyRouteComponent(() =>
+    import("../features/instrument/instrument-route.tsx").then((module) => ({
+      default: module.InstrumentRoute,
+    })),
+  ),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -216,6 +253,7 @@ const routeTree = rootRoute.addChildren([
     studiesRoute,
     participantSearchRoute,
     participantHomeRoute,
+    instrumentRoute,
     outboxRoute,
     usersRoute,
     profileRoute,

@@ -1,12 +1,25 @@
 /**
  * The demo's instruments and their deliveries: in every study, HAM-D 17 and CGI-S (clinician
  * rated), a persistent adverse-event review, a sleep review shown only at specific times of day,
- * and an announcement; every participant gets a realistic mix of completed, expired and open
- * instances, dated relative to the moment of seeding. CGI-S may be administered by Clinical
- * Coordinators (16) only, so staff1 (Clinical Staff Level 1) sees it locked.
+ * a persistent "kitchen sink" that shows every question type, and an announcement; every
+ * participant gets a realistic mix of completed, expired and open instances, dated relative to
+ * the moment of seeding. CGI-S may be administered by Clinical Coordinators (16) only, so staff1
+ * (Clinical Staff Level 1) sees it locked.
+ *
+ * Each clinician instrument gets version 1 of its definition from instruments/<slug>.json; the
+ * kitchen sink's is served as a zip, the others as JSON, so both ways of the definition call run.
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Database } from "../client.ts";
-import { instrumentInstances, instruments, type InstrumentMetadata } from "../schema.ts";
+import {
+  instrumentDefinitions,
+  instrumentInstances,
+  instruments,
+  type DefinitionServedAs,
+  type InstrumentMetadata,
+} from "../schema.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -14,7 +27,7 @@ const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
 type DemoInstrument = {
-  key: "hamd" | "cgis" | "adverse" | "sleep" | "announcement";
+  key: "hamd" | "cgis" | "adverse" | "sleep" | "kitchen" | "announcement";
   name: string;
   displayName: string;
   slug: string;
@@ -22,7 +35,19 @@ type DemoInstrument = {
   permissions?: string[];
   visibleDays: number;
   metadata: InstrumentMetadata;
+  /** How its definition (instruments/<slug>.json) is served; announcements have none. */
+  definition?: DefinitionServedAs;
 };
+
+const DEFINITIONS_DIRECTORY = path.join(path.dirname(fileURLToPath(import.meta.url)), "instruments");
+
+/** A demo definition file as written: stored as is, served with its version number. */
+export function readDemoDefinition(slug: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(DEFINITIONS_DIRECTORY, `${slug}.json`), "utf8")) as Record<
+    string,
+    unknown
+  >;
+}
 
 export const DEMO_INSTRUMENTS: DemoInstrument[] = [
   {
@@ -33,6 +58,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     instrumentType: "CLINRO",
     visibleDays: 7,
     metadata: { display_name: "HAM-D 17", schedule: { recurring: { scheme: "weekly" } } },
+    definition: "json",
   },
   {
     key: "cgis",
@@ -43,6 +69,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     permissions: ["16"],
     visibleDays: 7,
     metadata: { display_name: "CGI-S", schedule: { recurring: { scheme: "weekly" } } },
+    definition: "json",
   },
   {
     key: "adverse",
@@ -52,6 +79,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     instrumentType: "CLINRO",
     visibleDays: 1,
     metadata: { display_name: "Adverse Events Review", schedule: { recurring: { scheme: "persistent" } } },
+    definition: "json",
   },
   {
     key: "sleep",
@@ -65,6 +93,20 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
       visibility: "specific_time",
       visibilityRanges: [{ start: "6:00", end: "22:00" }],
     },
+    definition: "json",
+  },
+  {
+    key: "kitchen",
+    name: "Kitchen sink (all question types)",
+    displayName: "Kitchen sink (all question types)",
+    slug: "kitchen-sink",
+    instrumentType: "CLINRO",
+    visibleDays: 1,
+    metadata: {
+      display_name: "Kitchen sink (all question types)",
+      schedule: { recurring: { scheme: "persistent" } },
+    },
+    definition: "zip",
   },
   {
     key: "announcement",
@@ -106,6 +148,19 @@ export async function seedDemoInstruments(
   const idOf = Object.fromEntries(
     DEMO_INSTRUMENTS.map((instrument, index) => [instrument.key, created[index]!.id]),
   ) as Record<DemoInstrument["key"], number>;
+  const definitions = DEMO_INSTRUMENTS.flatMap((instrument) =>
+    instrument.definition
+      ? [
+          {
+            instrumentId: idOf[instrument.key],
+            versionNumber: 1,
+            definition: readDemoDefinition(instrument.slug),
+            servedAs: instrument.definition,
+          },
+        ]
+      : [],
+  );
+  await tx.insert(instrumentDefinitions).values(definitions);
   const at = (offsetMs: number) => new Date(now + offsetMs);
   const coordinator = completers[0]!;
   const completer = (index: number) => completers[index % completers.length]!;
@@ -163,6 +218,8 @@ export async function seedDemoInstruments(
     instance("adverse", -30 * DAY_MS, null);
     // Shown only between 6:00 and 22:00 local time.
     instance("sleep", -1 * HOUR_MS, 1 * DAY_MS);
+    // Persistent and never expiring: always in the to-do list, to try every question type.
+    instance("kitchen", -30 * DAY_MS, null);
     instance("announcement", -5 * DAY_MS, null);
   });
   await tx.insert(instrumentInstances).values(rows);

@@ -161,8 +161,6 @@ function InstrumentTabs({
         t({ id: "outbox_label_instrument_events", message: "Instrument events" }),
       );
     }
-    // TODO(survey engine issue): set the submission survey; the instrument route is built there
-    // and shows the not-found page until then.
     router.history.push(instrumentPath(studyId, siteId, participantId, row));
   };
 

@@ -10,9 +10,12 @@ export function instrumentSegment(url: string) {
   return url.split("/").filter(Boolean).at(-1) ?? "";
 }
 
-/** /studies/{studyId}/sites/{siteId}/participants/{participantId}/instruments/{instrumentId}/{instrument} */
+/**
+ * /studies/{studyId}/sites/{siteId}/participants/{participantId}/instruments/{instrumentId}/{instrument},
+ * with ?instance_id= naming the delivery, so the submission completes that one.
+ */
 export function instrumentPath(studyId: number, siteId: number, participantId: number, row: TodoRow) {
-  return `/studies/${studyId}/sites/${siteId}/participants/${participantId}/instruments/${row.instrumentId}/${instrumentSegment(row.url)}`;
+  return `/studies/${studyId}/sites/${siteId}/participants/${participantId}/instruments/${row.instrumentId}/${instrumentSegment(row.url)}?instance_id=${row.instanceId}`;
 }
 
 export async function sendReadEvent(

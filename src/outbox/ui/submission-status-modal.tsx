@@ -25,6 +25,8 @@ export type SubmissionStatusModalProps = {
    * submission stays in the outbox either way.
    */
   onClose: () => void;
+  /** A send failed (network, files or refusal); called on each new kind of problem. */
+  onProblem?: (kind: "network" | "failed-files" | "refused") => void;
 };
 
 function RetryButton({ ids }: { ids: readonly string[] }) {
@@ -64,6 +66,7 @@ export function SubmissionStatusModal({
   form = "instrument",
   onDelivered,
   onClose,
+  onProblem,
 }: SubmissionStatusModalProps) {
   const { t } = useLingui();
   const queryClient = useQueryClient();
@@ -84,6 +87,12 @@ export function SubmissionStatusModal({
     delivered.current = true;
     onDelivered();
   }, [problem.kind, onDelivered]);
+
+  useEffect(() => {
+    if (problem.kind === "network" || problem.kind === "failed-files" || problem.kind === "refused") {
+      onProblem?.(problem.kind);
+    }
+  }, [problem.kind, onProblem]);
 
   const savedOnDevice = (
     <p>

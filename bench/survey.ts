@@ -1,0 +1,828 @@
+/**
+ * `npm run bench:survey`: the survey engine in the production build, on surveys of N questions
+ * (300 and 1,000 by default; bench/survey-definition.ts makes them). The definitions are imported
+ * with the CLI into study 101 of a demo-seeded server of the bench's own (its own DATA_DIR, or a
+ * throw-away PostgreSQL database when BENCH_DATABASE_URL is set); each run opens the instrument
+ * route in a fresh Chromium with service workers blocked (a first visit: nothing cached) and
+ * prints, over the runs (min, median, max):
+ * - the JavaScript and CSS the route load ships, raw and gzip (level 9, per file);
+ * - navigation start to the first question's label being visible with its first control enabled;
+ * - in-page, the Next button's pointerdown to the next question's label being in the DOM, over
+ *   100 answer-and-next steps at the start, and (N = 1,000) 100 steps near the end.
+ * Flags: --runs 5, --n 300,1000. Builds first when dist/ is missing or older than the sources.
+ * Prints figures and the issue's targets; asserts nothing about them.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { sql } from "drizzle-orm";
+import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
+import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
+import { benchSurvey, type PlannedQuestion } from "./survey-definition.ts";
+
+const { values: flags } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, n: { type: "string", default: "300,1000" } },
+});
+const RUNS = Number(flags.runs);
+const SIZES = flags.n.split(",").map(Number);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("--runs takes a positive whole number");
+if (SIZES.some((size) => !Number.isInteger(size) || size < 102)) {
+  throw new Error("--n takes question counts of at least 102, separated by commas");
+}
+
+/** The demo seed: study 101, site 1011, participant 1, and its coordinator. */
+const STUDY_ID = 101;
+const SITE_ID = 1011;
+const PARTICIPANT_ID = 1;
+const USERNAME = "coordinator@demo.test";
+const PASSWORD = "DemoPass1!";
+const STEPS = 100;
+/** The late window of a survey of this many questions or more: steps 801 to 900. */
+const LATE_FROM_SIZE = 1000;
+const LATE_FIRST_STEP = 801;
+/** Half of the best-known engine's figures (the issue's targets). */
+const TARGETS = { firstQuestionMs: 930 / 2, nextMs: 25 / 2, gzipKiB: 444 / 2 };
+const ROOT = path.resolve(import.meta.dirname, "..");
+const CHROMIUM = existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
+
+// ---------------------------------------------------------------------------------------------
+// Clean-up, also on failure and on Ctrl+C.
+
+const cleanups: (() => Promise<unknown>)[] = [];
+async function cleanUp() {
+  while (cleanups.length > 0) {
+    const cleanup = cleanups.pop()!;
+    await cleanup().catch((error: unknown) => console.error("clean-up:", error));
+  }
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The build, the server, the import.
+
+function newestMtime(entry: string): number {
+  const full = path.join(ROOT, entry);
+  if (!existsSync(full)) return 0;
+  const stat = statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(full, { recursive: true, encoding: "utf8" })) {
+    newest = Math.max(newest, statSync(path.join(full, name)).mtimeMs);
+  }
+  return newest;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env, quiet = false) {
+  return new Promise<string>((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!quiet) process.stdout.write(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!quiet) process.stderr.write(chunk);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${quiet ? output : ""}`)),
+    );
+  });
+}
+
+async function ensureBuild() {
+  const built = existsSync(path.join(ROOT, "dist/index.html"))
+    ? statSync(path.join(ROOT, "dist/index.html")).mtimeMs
+    : 0;
+  const sources = Math.max(
+    ...["src", "sw", "public", "index.html", "vite.config.ts", "package.json", "lingui.config.ts"].map(
+      newestMtime,
+    ),
+  );
+  if (built >= sources) {
+    console.log("dist/ is up to date: not building.");
+    return;
+  }
+  console.log(
+    built === 0
+      ? "No dist/: running npm run build."
+      : "dist/ is older than the sources: running npm run build.",
+  );
+  await run("npm", ["run", "build"], process.env, true);
+}
+
+function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+type ServerSetup = { env: NodeJS.ProcessEnv; url: string; database: DatabaseOptions; label: string };
+
+async function startServer(setup: ServerSetup): Promise<() => Promise<void>> {
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: setup.env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`The server exited (${child.exitCode ?? child.signalCode})`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error("The server did not become healthy in time");
+    }
+    try {
+      if ((await fetch(`${setup.url}/healthz`)).ok) return stop;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+type ImportedInstrument = { instrumentId: number; slug: string };
+
+/** Imports a definition with the CLI; the server is stopped (PGlite is one process's at a time). */
+async function importDefinition(
+  setup: ServerSetup,
+  file: string,
+  definitionId: string,
+): Promise<ImportedInstrument> {
+  const cli = path.join(ROOT, "server/cli/main.ts");
+  for (let waited = 0; !existsSync(cli); waited++) {
+    if (waited === 0) console.log("Waiting for server/cli/main.ts (the import CLI) to exist...");
+    if (waited >= 60)
+      throw new Error("server/cli/main.ts does not exist: the definitions cannot be imported");
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+  }
+  const output = await run(
+    "npm",
+    ["run", "--silent", "clinro", "--", "instrument", "import", file, "--study", String(STUDY_ID)],
+    setup.env,
+    true,
+  );
+  const database = await openDatabase(setup.database);
+  try {
+    const result = await database.db.execute(sql`
+      select i.id as id, i.slug as slug from instruments i
+      join instrument_definitions d on d.instrument_id = i.id
+      where i.study_id = ${STUDY_ID} and d.definition->>'id' = ${definitionId}
+      order by d.id desc limit 1`);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as {
+      id: number;
+      slug: string;
+    }[];
+    const row = rows[0];
+    if (!row)
+      throw new Error(`The import of ${file} added no definition ${definitionId}. It printed:\n${output}`);
+    return { instrumentId: Number(row.id), slug: row.slug };
+  } finally {
+    await database.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-page probes. Plain JavaScript strings: functions compiled by tsx may call helpers that do
+// not exist in the page.
+
+/**
+ * Installed before the app's scripts run. A MutationObserver notes:
+ * - first: the first time a question label is in the DOM with a size and its question's first
+ *   control is enabled (dom), and the end of the frame that shows it (painted);
+ * - samples: for each pointerdown on the Next button (capture phase), its time, the click's,
+ *   and when a label of another question is in the DOM (dom) and painted.
+ * performance.now() counts from the navigation start.
+ */
+const PROBE_SCRIPT = `(() => {
+  const bench = { first: null, samples: [], pending: null };
+  window.__surveyBench = bench;
+  // The label of the question shown: its id is question-label-<question id>.
+  const currentLabel = () => document.querySelector('[id^="question-label-"]');
+  const afterPaint = (done) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => done(performance.now());
+      channel.port2.postMessage(null);
+    });
+  const firstIsReady = (label) => {
+    const box = label.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return false;
+    const question = label.closest("section") || label.parentElement;
+    const control = question && question.querySelector("input, textarea, select, button");
+    return Boolean(control) && !control.disabled;
+  };
+  new MutationObserver(() => {
+    const now = performance.now();
+    const label = currentLabel();
+    if (!label) return;
+    if (bench.first === null && firstIsReady(label)) {
+      const first = { dom: now, painted: null, labelId: label.id };
+      bench.first = first;
+      afterPaint((time) => { first.painted = time; });
+    }
+    const pending = bench.pending;
+    if (pending && label.id !== pending.from) {
+      pending.dom = now;
+      pending.to = label.id;
+      bench.pending = null;
+      bench.samples.push(pending);
+      afterPaint((time) => { pending.painted = time; });
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled"] });
+  const onNext = (event) => event.target instanceof Element && event.target.closest(".survey__next") !== null;
+  document.addEventListener("pointerdown", (event) => {
+    if (!onNext(event)) return;
+    const label = currentLabel();
+    bench.pending = { down: performance.now(), click: null, dom: null, painted: null, from: label ? label.id : null, to: null };
+  }, true);
+  document.addEventListener("click", (event) => {
+    if (onNext(event) && bench.pending) bench.pending.click = performance.now();
+  }, true);
+})();`;
+
+/**
+ * Answers questions in the page, through their controls (a click on a choice's label, the value
+ * of a field and its input event), and presses Next with element.click(): no pointerdown, so the
+ * probe records nothing. Moves the flow quickly to the late window.
+ */
+const FAST_FORWARD = `async ({ questions, finalId }) => {
+  const waitForLabel = (id) => new Promise((resolve, reject) => {
+    if (document.getElementById(id)) return resolve();
+    const observer = new MutationObserver(() => {
+      if (!document.getElementById(id)) return;
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    });
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error("no label " + id)); }, 15000);
+    observer.observe(document.body, { childList: true, subtree: true });
+  });
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
+  const pick = (scope, value) => {
+    const input = scope.querySelector('input[value="' + value + '"]');
+    if (!input) throw new Error("no control with value " + value);
+    (input.closest("label") || input).click();
+  };
+  const fill = (field, value) => {
+    const prototype = field instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, "value").set.call(field, value);
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  for (const question of questions) {
+    const labelId = "question-label-" + question.id;
+    await waitForLabel(labelId);
+    const section = document.getElementById(labelId).closest("section");
+    const answer = question.answer;
+    switch (answer.kind) {
+      case "scored":
+      case "yes_no":
+        pick(section, answer.choiceId);
+        break;
+      case "multiple":
+        for (const choice of answer.choices) pick(section, choice.id);
+        break;
+      case "text":
+        fill(section.querySelector("textarea"), answer.text);
+        break;
+      case "integer":
+        fill(section.querySelector("input"), String(answer.value));
+        break;
+      case "nrs":
+        pick(section, String(answer.value));
+        break;
+      case "matrix": {
+        const rows = section.querySelectorAll('[role="radiogroup"]');
+        answer.rows.forEach((row, index) => pick(rows[index], row.choiceId));
+        break;
+      }
+    }
+    const next = document.querySelector(".survey__next");
+    for (let frames = 0; next.disabled; frames++) {
+      if (frames > 300) throw new Error("Next stayed disabled at " + question.id);
+      await frame();
+    }
+    next.click();
+  }
+  await waitForLabel("question-label-" + finalId);
+}`;
+
+type ProbeSample = {
+  down: number;
+  click: number | null;
+  dom: number;
+  painted: number | null;
+  from: string | null;
+  to: string;
+};
+type ProbeState = {
+  first: { dom: number; painted: number | null; labelId: string } | null;
+  samples: ProbeSample[];
+};
+
+// ---------------------------------------------------------------------------------------------
+// One run.
+
+type StepFigure = { downToDom: number; downToPaint: number; clickToDom: number; downToClick: number };
+type RunResult = {
+  jsRaw: number;
+  jsGzip: number;
+  cssRaw: number;
+  cssGzip: number;
+  files: number;
+  definitionRaw: number;
+  definitionGzip: number;
+  firstDom: number;
+  firstPainted: number;
+  early: StepFigure[];
+  late: StepFigure[];
+};
+
+/** Answers one question with Playwright's real input: clicks on choice labels, typed fields. */
+async function answerThroughUi(page: Page, question: PlannedQuestion) {
+  const section = page.locator("section.survey__question", {
+    has: page.locator(`#question-label-${question.id}`),
+  });
+  const choice = (scope: ReturnType<Page["locator"]>, value: string) =>
+    scope.locator(`label:has(> input[value="${value}"])`).click();
+  const answer = question.answer;
+  switch (answer.kind) {
+    case "scored":
+    case "yes_no":
+      await choice(section, answer.choiceId);
+      break;
+    case "multiple":
+      for (const picked of answer.choices) await choice(section, picked.id);
+      break;
+    case "text":
+      await section.locator("textarea").fill(answer.text);
+      break;
+    case "integer":
+      await section.locator("input").fill(String(answer.value));
+      break;
+    case "nrs":
+      await choice(section, String(answer.value));
+      break;
+    case "matrix":
+      for (const [index, row] of answer.rows.entries()) {
+        await choice(section.locator('[role="radiogroup"]').nth(index), row.choiceId);
+      }
+      break;
+  }
+}
+
+async function measuredSteps(page: Page, plan: readonly PlannedQuestion[], first: number) {
+  for (let step = first; step < first + STEPS; step++) {
+    const question = plan[step - 1]!;
+    const next = plan[step]!;
+    await answerThroughUi(page, question);
+    await page.locator(".survey__next").click();
+    await page.locator(`#question-label-${next.id}`).waitFor({ state: "attached" });
+  }
+}
+
+function stepFigures(
+  samples: readonly ProbeSample[],
+  plan: readonly PlannedQuestion[],
+  first: number,
+): StepFigure[] {
+  const figures: StepFigure[] = [];
+  for (let step = first; step < first + STEPS; step++) {
+    const from = `question-label-${plan[step - 1]!.id}`;
+    const to = `question-label-${plan[step]!.id}`;
+    const sample = samples.find((candidate) => candidate.from === from);
+    if (!sample) throw new Error(`No Next sample for step ${step}`);
+    if (sample.to !== to) throw new Error(`Step ${step} went to ${sample.to}, not ${to}`);
+    figures.push({
+      downToDom: sample.dom - sample.down,
+      downToPaint: (sample.painted ?? Number.NaN) - sample.down,
+      clickToDom: sample.click === null ? Number.NaN : sample.dom - sample.click,
+      downToClick: sample.click === null ? Number.NaN : sample.click - sample.down,
+    });
+  }
+  return figures;
+}
+
+async function oneRun(
+  serverUrl: string,
+  instrument: ImportedInstrument,
+  plan: readonly PlannedQuestion[],
+  storageState: Awaited<ReturnType<BrowserContext["storageState"]>>,
+): Promise<RunResult> {
+  const browser = await launch();
+  try {
+    // A first visit: no HTTP cache, no service worker (blocked), only the signed-in user in
+    // localStorage, made active just now so that the idle timeout cannot sign it out.
+    const state = structuredClone(storageState);
+    for (const origin of state.origins) {
+      for (const item of origin.localStorage) {
+        if (item.name !== "user") continue;
+        item.value = JSON.stringify({ ...(JSON.parse(item.value) as object), last_active: Date.now() });
+      }
+    }
+    const context = await browser.newContext({
+      storageState: state,
+      serviceWorkers: "block",
+      viewport: { width: 1024, height: 768 },
+    });
+    await context.addInitScript({ content: PROBE_SCRIPT });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+
+    const shipped: Promise<{ kind: "js" | "css" | "definition"; raw: number; gzip: number }>[] = [];
+    context.on("response", (response) => {
+      const url = new URL(response.url());
+      if (url.origin !== serverUrl) return;
+      const type = response.request().resourceType();
+      const contentType = response.headers()["content-type"] ?? "";
+      const kind =
+        type === "script" || /javascript/.test(contentType)
+          ? "js"
+          : type === "stylesheet" || /text\/css/.test(contentType)
+            ? "css"
+            : url.pathname.includes(`/instruments/${instrument.instrumentId}/`)
+              ? "definition"
+              : null;
+      if (!kind) return;
+      shipped.push(
+        response
+          .body()
+          .then((body) => ({ kind, raw: body.length, gzip: gzipSync(body, { level: 9 }).length })),
+      );
+    });
+
+    const route = `${serverUrl}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${instrument.instrumentId}/${instrument.slug}`;
+    await page.goto(route, { waitUntil: "commit" });
+    await page.waitForFunction(
+      () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench.first?.painted != null,
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    );
+    const firstLabel = plan[0]!.id;
+    const probe = await page.evaluate(
+      () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench,
+    );
+    if (probe.first?.labelId !== `question-label-${firstLabel}`) {
+      throw new Error(`The first label seen was ${probe.first?.labelId}, not question-label-${firstLabel}`);
+    }
+    // Whatever the route still loads once the question shows (lazy chunks) counts too.
+    await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
+    const files = await Promise.all(shipped);
+
+    await measuredSteps(page, plan, 1);
+    let late: StepFigure[] = [];
+    if (plan.length >= LATE_FROM_SIZE) {
+      await page.evaluate(
+        `(${FAST_FORWARD})(${JSON.stringify({
+          questions: plan.slice(STEPS, LATE_FIRST_STEP - 1),
+          finalId: plan[LATE_FIRST_STEP - 1]!.id,
+        })})`,
+      );
+      await measuredSteps(page, plan, LATE_FIRST_STEP);
+    }
+    // The paint times of the last step come a frame later.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50))));
+    const { samples } = await page.evaluate(
+      () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench,
+    );
+    if (plan.length >= LATE_FROM_SIZE) late = stepFigures(samples, plan, LATE_FIRST_STEP);
+
+    const total = (kind: string, field: "raw" | "gzip") =>
+      files.filter((file) => file.kind === kind).reduce((sum, file) => sum + file[field], 0);
+    return {
+      jsRaw: total("js", "raw"),
+      jsGzip: total("js", "gzip"),
+      cssRaw: total("css", "raw"),
+      cssGzip: total("css", "gzip"),
+      files: files.filter((file) => file.kind !== "definition").length,
+      definitionRaw: total("definition", "raw"),
+      definitionGzip: total("definition", "gzip"),
+      firstDom: probe.first.dom,
+      firstPainted: probe.first.painted ?? Number.NaN,
+      early: stepFigures(samples, plan, 1),
+      late,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+const openBrowsers = new Set<Browser>();
+async function launch() {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  openBrowsers.add(browser);
+  browser.once("disconnected", () => openBrowsers.delete(browser));
+  return browser;
+}
+cleanups.push(async () => {
+  for (const browser of openBrowsers) await browser.close().catch(() => undefined);
+});
+
+async function signIn(serverUrl: string) {
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({ serviceWorkers: "block" });
+    const page = await context.newPage();
+    await page.goto(`${serverUrl}/login`);
+    await page.getByLabel("Username").fill(USERNAME);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL(/\/studies$/);
+    return await context.storageState();
+  } finally {
+    await browser.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures.
+
+function sorted(values: readonly number[]) {
+  return values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+}
+function quantile(values: readonly number[], q: number) {
+  const ordered = sorted(values);
+  return ordered[Math.min(ordered.length - 1, Math.floor(q * ordered.length))] ?? Number.NaN;
+}
+const median = (values: readonly number[]) => {
+  const ordered = sorted(values);
+  if (ordered.length === 0) return Number.NaN;
+  const middle = Math.floor(ordered.length / 2);
+  return ordered.length % 2 === 1 ? ordered[middle]! : (ordered[middle - 1]! + ordered[middle]!) / 2;
+};
+
+function row(
+  label: string,
+  values: readonly number[],
+  digits: number,
+  unit: string,
+  target?: number,
+  extra = "",
+) {
+  const ordered = sorted(values);
+  const format = (value: number | undefined) =>
+    (value === undefined ? "-" : value.toFixed(digits)).padStart(9);
+  const middle = median(values);
+  const verdict =
+    target === undefined
+      ? ""
+      : `${`<= ${target.toFixed(digits)}`.padStart(10)} ${middle <= target ? "met" : "MISSED"}`;
+  console.log(
+    `  ${label.padEnd(44)}${format(ordered[0])}${format(middle)}${format(ordered.at(-1))} ${unit.padEnd(4)}${verdict}${extra}`,
+  );
+}
+
+function printResults(size: number, results: readonly RunResult[]) {
+  const kib = (bytes: number) => bytes / 1024;
+  console.log(`\nN = ${size.toLocaleString("en")} questions, ${results.length} fresh-browser runs`);
+  console.log(
+    `  ${"".padEnd(44)}${"min".padStart(9)}${"median".padStart(9)}${"max".padStart(9)}      target`,
+  );
+  row(
+    "JS shipped, raw",
+    results.map((r) => kib(r.jsRaw)),
+    1,
+    "KiB",
+  );
+  row(
+    "CSS shipped, raw",
+    results.map((r) => kib(r.cssRaw)),
+    1,
+    "KiB",
+  );
+  row(
+    "JS + CSS shipped, raw",
+    results.map((r) => kib(r.jsRaw + r.cssRaw)),
+    1,
+    "KiB",
+  );
+  row(
+    "JS shipped, gzip -9",
+    results.map((r) => kib(r.jsGzip)),
+    1,
+    "KiB",
+  );
+  row(
+    "CSS shipped, gzip -9",
+    results.map((r) => kib(r.cssGzip)),
+    1,
+    "KiB",
+  );
+  row(
+    "JS + CSS shipped, gzip -9",
+    results.map((r) => kib(r.jsGzip + r.cssGzip)),
+    1,
+    "KiB",
+    TARGETS.gzipKiB,
+  );
+  row(
+    "JS and CSS files",
+    results.map((r) => r.files),
+    0,
+    "",
+  );
+  row(
+    "definition download, raw (info)",
+    results.map((r) => kib(r.definitionRaw)),
+    1,
+    "KiB",
+  );
+  row(
+    "definition download, gzip -9 (info)",
+    results.map((r) => kib(r.definitionGzip)),
+    1,
+    "KiB",
+  );
+  row(
+    "navigation -> first question in DOM",
+    results.map((r) => r.firstDom),
+    0,
+    "ms",
+  );
+  row(
+    "navigation -> first question painted",
+    results.map((r) => r.firstPainted),
+    0,
+    "ms",
+    TARGETS.firstQuestionMs,
+  );
+  const windows: [string, (r: RunResult) => StepFigure[]][] = [[`steps 1-${STEPS}`, (r) => r.early]];
+  if (results[0] && results[0].late.length > 0) {
+    windows.push([`steps ${LATE_FIRST_STEP}-${LATE_FIRST_STEP + STEPS - 1}`, (r) => r.late]);
+  }
+  for (const [name, of] of windows) {
+    const all = results.flatMap(of);
+    const p95 = quantile(
+      all.map((figure) => figure.downToDom),
+      0.95,
+    );
+    row(
+      `Next pointerdown -> label in DOM, ${name}`,
+      all.map((figure) => figure.downToDom),
+      1,
+      "ms",
+      TARGETS.nextMs,
+      `  (all ${all.length} steps; p95 ${p95.toFixed(1)} ms)`,
+    );
+    row(
+      `  median of each run`,
+      results.map((r) => median(of(r).map((figure) => figure.downToDom))),
+      1,
+      "ms",
+    );
+    row(
+      `  click -> label in DOM`,
+      all.map((figure) => figure.clickToDom),
+      1,
+      "ms",
+    );
+    row(
+      `  pointerdown -> click (Playwright's press/release)`,
+      all.map((figure) => figure.downToClick),
+      1,
+      "ms",
+    );
+    row(
+      `  pointerdown -> next frame painted`,
+      all.map((figure) => figure.downToPaint),
+      1,
+      "ms",
+    );
+  }
+  if (windows.length === 2) {
+    const early = median(results.flatMap((r) => r.early).map((figure) => figure.downToDom));
+    const late = median(results.flatMap((r) => r.late).map((figure) => figure.downToDom));
+    console.log(
+      `  late steps / early steps (medians): ${(late / early).toFixed(2)}x (target: 1.00x, as fast)`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Main.
+
+try {
+  const started = performance.now();
+  await ensureBuild();
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-bench-survey-"));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const postgresUrl = process.env.BENCH_DATABASE_URL || undefined;
+  const throwaway = postgresUrl ? await createThrowawayDatabase(postgresUrl, "bench_survey") : undefined;
+  if (throwaway) cleanups.push(() => throwaway.drop());
+  const setup: ServerSetup = {
+    url,
+    label: throwaway ? "PostgreSQL" : "PGlite",
+    database: throwaway
+      ? { kind: "postgres", url: throwaway.url }
+      : { kind: "pglite", dataDir: path.join(dataDir, "pglite") },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      STATIC_DIR: "dist",
+      SEED: "demo",
+      LOG_LEVEL: "warn",
+      DATABASE_URL: throwaway?.url ?? "",
+    },
+  };
+
+  // Seed the demo (first start), then import with the server stopped.
+  const stopSeeded = await startServer(setup);
+  await stopSeeded();
+  const definitionsDir = path.join(dataDir, "bench-definitions");
+  await mkdir(definitionsDir);
+  const surveys = new Map<number, { plan: PlannedQuestion[]; instrument: ImportedInstrument }>();
+  for (const size of SIZES) {
+    const { definition, plan } = benchSurvey(size);
+    const file = path.join(definitionsDir, `bench-survey-${size}.json`);
+    await writeFile(file, JSON.stringify(definition, null, 2));
+    const instrument = await importDefinition(setup, file, String(definition.id));
+    console.log(
+      `Imported ${size} questions into study ${STUDY_ID} as instrument ${instrument.instrumentId} (${instrument.slug}).`,
+    );
+    surveys.set(size, { plan, instrument });
+  }
+
+  const stopServer = await startServer(setup);
+  cleanups.push(stopServer);
+  const storageState = await signIn(url);
+  const version = await launch().then(async (browser) => {
+    const text = browser.version();
+    await browser.close();
+    return text;
+  });
+  // One load that is not counted: the server's first answers (JIT, database cache) are not the app's.
+  const warm = surveys.get(Math.max(...SIZES))!;
+  const warmBrowser = await launch();
+  try {
+    const context = await warmBrowser.newContext({ storageState, serviceWorkers: "block" });
+    const page = await context.newPage();
+    await page.goto(
+      `${url}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${warm.instrument.instrumentId}/${warm.instrument.slug}`,
+    );
+    await page.locator(`#question-label-${warm.plan[0]!.id}`).waitFor();
+  } finally {
+    await warmBrowser.close();
+  }
+
+  const results = new Map<number, RunResult[]>();
+  for (const size of SIZES) {
+    const { plan, instrument } = surveys.get(size)!;
+    const runs: RunResult[] = [];
+    for (let index = 0; index < RUNS; index++) {
+      const runStarted = performance.now();
+      runs.push(await oneRun(url, instrument, plan, storageState));
+      console.log(
+        `N = ${size}, run ${index + 1}/${RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
+      );
+    }
+    results.set(size, runs);
+  }
+
+  console.log(
+    `\nsurvey bench: production build, Chromium ${version} (1024x768), server on ${setup.label}, first visits (fresh browser, no HTTP cache, service workers blocked)`,
+  );
+  console.log(
+    `targets: half of the best-known engine's ${TARGETS.firstQuestionMs * 2} ms first question (N = 1,000), ${TARGETS.nextMs * 2} ms Next to next question, ${TARGETS.gzipKiB * 2} KiB gzip JS and CSS`,
+  );
+  for (const [size, runs] of results) printResults(size, runs);
+  console.log(`\ntotal time ${((performance.now() - started) / 1000).toFixed(0)} s`);
+} finally {
+  await cleanUp();
+}

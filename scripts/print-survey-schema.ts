@@ -1,0 +1,21 @@
+/**
+ * Prints the JSON Schema of a survey definition, generated from the zod schema that the app and
+ * the server validate with (src/survey/engine/definition.ts). docs/survey-format.md embeds this
+ * output as its appendix; a unit test fails when the two differ. After changing the schema:
+ *
+ *   node --import tsx scripts/print-survey-schema.ts
+ *
+ * and paste the output into the appendix.
+ */
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { surveyDefinition } from "../src/survey/engine/definition.ts";
+
+/** The JSON Schema of what an author writes (zod "input": defaults make fields optional). */
+export function surveyDefinitionJsonSchema(): unknown {
+  return z.toJSONSchema(surveyDefinition, { io: "input", unrepresentable: "any" });
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.log(JSON.stringify(surveyDefinitionJsonSchema(), null, 2));
+}

@@ -1,0 +1,155 @@
+/**
+ * The `clinro` command (npm run clinro -- ...): administration tasks run against the same
+ * database as the server (DATABASE_URL, else PGlite under DATA_DIR), after the same migrations.
+ *
+ *   clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+ *
+ * Returns the exit code; prints through the given writers so tests can read what it said.
+ */
+import { parseArgs } from "node:util";
+import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { readEnv } from "../env.ts";
+import {
+  ImportError,
+  importInstrument,
+  readDefinitionFile,
+  type ImportOutcome,
+} from "../instruments/import-instrument.ts";
+import { databaseOptionsFrom } from "../start.ts";
+import {
+  formatDefinitionProblem,
+  parseSurveyDefinition,
+} from "../../src/survey/engine/validate-definition.ts";
+
+export type CliOutput = { out: (line: string) => void; err: (line: string) => void };
+
+export type CliOptions = {
+  /** A database already open and migrated (tests); otherwise the environment's is opened. */
+  database?: DatabaseHandle;
+};
+
+export const USAGE = `Usage:
+  npm run clinro -- instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+
+  FILE           a survey definition: a .json file, or a .zip holding one .json file
+  --study        the study to add it to
+  --name         the instrument's display name (default: the definition's title, else the slug)
+  --slug         the last segment of its url (default: the JSON file's name)
+  --permissions  clinician role codes that may administer it (default: 16,11,12,13)
+
+A slug the study already has gets a new definition version instead of a new instrument.`;
+
+class UsageError extends Error {}
+
+function parseStudyId(value: string | undefined) {
+  if (value === undefined) throw new UsageError("--study is required");
+  if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > 2_147_483_647) {
+    throw new UsageError(`--study must be a study id (a positive whole number), not "${value}"`);
+  }
+  return Number(value);
+}
+
+function parsePermissions(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const codes = value.split(",").map((code) => code.trim());
+  if (codes.length === 0 || codes.some((code) => code === "")) {
+    throw new UsageError(`--permissions must be role codes separated by commas, e.g. 16,11; not "${value}"`);
+  }
+  return [...new Set(codes)];
+}
+
+function describeOutcome(outcome: ImportOutcome) {
+  const where = `instrument ${outcome.instrumentId} "${outcome.name}" (slug ${outcome.slug}) of study ${outcome.studyId}`;
+  return outcome.created
+    ? `Created ${where} with definition version ${outcome.versionNumber}, served as ${outcome.servedAs}.`
+    : `Added definition version ${outcome.versionNumber} to ${where}, served as ${outcome.servedAs}.`;
+}
+
+export async function runCli(argv: string[], output: CliOutput, options: CliOptions = {}): Promise<number> {
+  let parsed: ReturnType<typeof parseCommand>;
+  try {
+    parsed = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError) && !(error instanceof TypeError)) throw error;
+    output.err(error.message);
+    output.err(USAGE);
+    return 2;
+  }
+  if (parsed === "help") {
+    output.out(USAGE);
+    return 0;
+  }
+
+  try {
+    // Checked before the database is opened: a bad file changes nothing and needs no database.
+    const file = await readDefinitionFile(parsed.file);
+    const check = parseSurveyDefinition(file.json);
+    if (!check.ok) {
+      output.err(`${parsed.file} is not a valid survey definition; nothing was imported:`);
+      for (const problem of check.problems) output.err(`  ${formatDefinitionProblem(problem)}`);
+      return 1;
+    }
+    const handle = options.database ?? (await openMigrated());
+    try {
+      const outcome = await importInstrument(handle.db, {
+        studyId: parsed.studyId,
+        file,
+        name: parsed.name,
+        slug: parsed.slug,
+        permissions: parsed.permissions,
+      });
+      output.out(describeOutcome(outcome));
+      if (outcome.ignored.length > 0) {
+        output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
+      }
+      return 0;
+    } finally {
+      if (!options.database) await handle.close();
+    }
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    output.err(`${error.message}; nothing was imported.`);
+    for (const problem of error.problems) output.err(`  ${formatDefinitionProblem(problem)}`);
+    return 1;
+  }
+}
+
+async function openMigrated() {
+  const handle = await openDatabase(databaseOptionsFrom(readEnv()));
+  try {
+    await handle.migrate();
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function parseCommand(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      study: { type: "string" },
+      name: { type: "string" },
+      slug: { type: "string" },
+      permissions: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help" as const;
+  const [area, action, file, ...rest] = positionals;
+  if (area !== "instrument" || action !== "import") {
+    throw new UsageError(`Unknown command: ${positionals.join(" ") || "(none)"}`);
+  }
+  if (file === undefined) throw new UsageError("FILE is required");
+  if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}`);
+  return {
+    file,
+    studyId: parseStudyId(values.study),
+    name: values.name,
+    slug: values.slug,
+    permissions: parsePermissions(values.permissions),
+  };
+}

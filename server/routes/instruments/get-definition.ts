@@ -1,0 +1,67 @@
+/**
+ * GET /control/studies/{studyId}/instruments/{instrumentId}/{instrument} and the same under
+ * /control/admin/studies/ (the client uses that one): the instrument's latest survey definition,
+ * as JSON or, when it was imported as a zip, as a zip holding `<slug>.json`. Any query string is
+ * accepted and ignored. The service worker caches the answer network-first, so it is never
+ * cached by HTTP caches without asking (no-cache).
+ */
+import { and, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { DEFINITION_ZIP_CONTENT_TYPE, definitionParams } from "../../../src/contracts/instrument-calls.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { instruments } from "../../db/schema.ts";
+import { HttpError, parseInput } from "../../http/errors.ts";
+import {
+  latestDefinition,
+  servedDefinition,
+  zipDefinition,
+} from "../../instruments/instrument-definitions.ts";
+import { hasStudyPermission } from "../../users/load-me.ts";
+
+const PATHS = [
+  "/control/studies/:studyId/instruments/:instrumentId/:instrument",
+  "/control/admin/studies/:studyId/instruments/:instrumentId/:instrument",
+];
+
+/** A slug as a file name in a header: anything but letters, digits, _ . - becomes -. */
+function safeFileName(slug: string) {
+  return slug.replace(/[^A-Za-z0-9_.-]/g, "-");
+}
+
+export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
+  for (const path of PATHS) {
+    app.get(path, async (request, reply) => {
+      const { user } = requireSession(request);
+      const { studyId, instrumentId, instrument: slug } = parseInput(definitionParams, request.params);
+      // The same 403 whether the study exists or not.
+      if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
+        throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+      }
+      const [instrument] = await ctx.db
+        .select({ id: instruments.id, slug: instruments.slug })
+        .from(instruments)
+        .where(and(eq(instruments.id, instrumentId), eq(instruments.studyId, studyId)));
+      if (!instrument || instrument.slug !== slug) {
+        throw new HttpError(
+          404,
+          `Study ${studyId} has no instrument ${instrumentId} named ${slug}.`,
+          "instrument_not_found",
+        );
+      }
+      const definition = await latestDefinition(ctx.db, instrument.id);
+      if (!definition) {
+        throw new HttpError(404, `Instrument ${instrumentId} has no definition yet.`, "definition_not_found");
+      }
+      const served = servedDefinition(definition);
+      reply.header("cache-control", "no-cache");
+      if (definition.servedAs === "zip") {
+        return reply
+          .type(DEFINITION_ZIP_CONTENT_TYPE)
+          .header("content-disposition", `attachment; filename="${safeFileName(instrument.slug)}.zip"`)
+          .send(Buffer.from(zipDefinition(instrument.slug, served)));
+      }
+      return reply.send(served);
+    });
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * GET /control/pending_instruments, optional ?study_id (header version 3.4.0): the open clinician
+ * instrument instances of every participant the user may see (the participant's study and site
+ * both in the user's permissions), oldest start first, at most PENDING_INSTRUMENTS_MAX.
+ */
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import {
+  PENDING_INSTRUMENTS_MAX,
+  pendingInstrumentsQuery,
+  type PendingInstrumentsResponse,
+} from "../../../src/contracts/instrument-calls.ts";
+import { instrumentUrl } from "../../../src/contracts/instrument-lists.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import {
+  instrumentInstances,
+  instruments,
+  participants,
+  sitePermissions,
+  studyPermissions,
+} from "../../db/schema.ts";
+import { HttpError, parseInput } from "../../http/errors.ts";
+import { isOpenInstance } from "../../instruments/open-instances.ts";
+import { hasStudyPermission } from "../../users/load-me.ts";
+
+export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get("/control/pending_instruments", async (request): Promise<PendingInstrumentsResponse> => {
+    const { user } = requireSession(request);
+    const { study_id } = parseInput(pendingInstrumentsQuery, request.query);
+    if (study_id !== undefined && !(await hasStudyPermission(ctx.db, user.id, study_id))) {
+      throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+    }
+    const conditions: SQL[] = [eq(instruments.instrumentType, "CLINRO")];
+    const open = isOpenInstance(new Date());
+    if (open) conditions.push(open);
+    if (study_id !== undefined) conditions.push(eq(participants.studyId, study_id));
+
+    const rows = await ctx.db
+      .select({
+        participant: { id: participants.id, subjectId: participants.subjectId, siteId: participants.siteId },
+        instrument: instruments,
+        instance: instrumentInstances,
+      })
+      .from(instrumentInstances)
+      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+      .innerJoin(
+        participants,
+        and(
+          eq(participants.id, instrumentInstances.participantId),
+          eq(participants.studyId, instruments.studyId),
+        ),
+      )
+      .innerJoin(
+        studyPermissions,
+        and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, user.id)),
+      )
+      .innerJoin(
+        sitePermissions,
+        and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, user.id)),
+      )
+      .where(and(...conditions))
+      .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
+      .limit(PENDING_INSTRUMENTS_MAX + 1);
+
+    return {
+      instruments: rows.slice(0, PENDING_INSTRUMENTS_MAX).map(({ participant, instrument, instance }) => ({
+        participant_id: participant.id,
+        subject_id: participant.subjectId,
+        study_id: instrument.studyId,
+        site_id: participant.siteId,
+        instrument_id: instrument.id,
+        instance_id: instance.id,
+        name: instrument.displayName,
+        permissions: instrument.permissions,
+        url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+        start_date: instance.startDate.toISOString(),
+        expiration: instance.expiration?.toISOString() ?? null,
+      })),
+      truncated: rows.length > PENDING_INSTRUMENTS_MAX,
+    };
+  });
+}

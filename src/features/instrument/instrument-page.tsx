@@ -1,0 +1,328 @@
+/**
+ * The instrument route (spec 02 section 2): downloads the definition (JSON or zip), checks the
+ * user may administer it, runs the survey, and submits through the outbox: the photos first,
+ * then the submission, with the network-error and failed-files modals over the queued items.
+ * Events: seen on opening, parsingFailed, downloadFailed, cancelled on quit, submitFailed when
+ * a send fails, completed when the server stored the submission.
+ */
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { surveyDefinitionQuery } from "../../api/survey-definition-api.ts";
+import { ApiError } from "../../api/request.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
+import {
+  enqueueSubmissionWithUploads,
+  enqueueWrite,
+  eventsWrite,
+  type WriteContext,
+} from "../../outbox/enqueue.ts";
+import { SubmissionStatusModal } from "../../outbox/ui/submission-status-modal.tsx";
+import type { EventType } from "../../contracts/events.ts";
+import type { Question, SurveyDefinition } from "../../survey/engine/definition.ts";
+import { definitionKeyOf } from "../../survey/runner/survey-draft.ts";
+import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
+import { useSurveyDraft } from "../../survey/runner/use-survey-draft.ts";
+import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { AccessDeniedPanel } from "../participant-home/access-denied-panel.tsx";
+import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
+import { instrumentSubmissionWrites } from "./submit-instrument.ts";
+import { useInstrumentPermission } from "./use-instrument-permission.ts";
+
+const submittedMessage = msg({ id: "instrument_submitted", message: "Instrument submitted." });
+const savedForLaterMessage = msg({
+  id: "instrument_saved_for_later",
+  message: "The instrument is saved on this device and is sent when the connection is back.",
+});
+
+export type InstrumentPageProps = {
+  studyId: number;
+  siteId: number;
+  participantId: number;
+  instrumentId: number;
+  instrument: string;
+  /** The route's query string, passed through to the definition call. */
+  searchStr: string;
+  /** The delivery being completed (?instance_id= from the participant page). */
+  instanceId: number | undefined;
+};
+
+function useInstrumentEvents(eventContext: InstrumentEventContext, write: WriteContext | null) {
+  const { t } = useLingui();
+  return useCallback(
+    (type: EventType, extra?: Record<string, unknown>) => {
+      if (!write) return;
+      void enqueueWrite(
+        eventsWrite(
+          [instrumentEvent(type, eventContext, new Date(), extra)],
+          t({ id: "outbox_label_instrument_events", message: "Instrument events" }),
+        ),
+        write,
+      );
+    },
+    [eventContext, write, t],
+  );
+}
+
+export function InstrumentPage(props: InstrumentPageProps) {
+  const { studyId, siteId, participantId, instrumentId, instrument, searchStr, instanceId } = props;
+  const { t } = useLingui();
+  const user = useStoredUser();
+  const permission = useInstrumentPermission(studyId, participantId, instrumentId);
+  const definition = useQuery(surveyDefinitionQuery({ studyId, instrumentId, instrument, searchStr }));
+  const write = useMemo<WriteContext | null>(
+    () => (user ? { userId: user.id, username: user.username, studyId, siteId, participantId } : null),
+    [user, studyId, siteId, participantId],
+  );
+  const eventContext = useMemo(
+    () => ({ studyId, participantId, instrumentId, instanceId }),
+    [studyId, participantId, instrumentId, instanceId],
+  );
+  const sendEvent = useInstrumentEvents(eventContext, write);
+
+  // The loader stops on a download failure and says so once (spec 02 section 8).
+  const downloadFailed =
+    definition.isError && !(definition.error instanceof ApiError && definition.error.status === 403);
+  const reportedDownload = useRef(false);
+  useEffect(() => {
+    if (!downloadFailed || reportedDownload.current) return;
+    reportedDownload.current = true;
+    sendEvent("downloadFailed");
+  }, [downloadFailed, sendEvent]);
+
+  const participantLink = (
+    <Link
+      className="button button--secondary"
+      to="/studies/$studyId/sites/$siteId/participants/$participantId"
+      params={{ studyId, siteId, participantId }}
+    >
+      <Trans id="instrument_back_to_participant">Back to the participant</Trans>
+    </Link>
+  );
+
+  const forbidden = definition.error instanceof ApiError && definition.error.status === 403;
+  if (permission.kind === "denied" || forbidden) {
+    const name = permission.kind === "denied" ? permission.name : instrument;
+    return (
+      <div className="page page--narrow">
+        <AccessDeniedPanel
+          message={t({
+            id: "access_denied_instrument",
+            message: `It looks like you don't have permission to administer ${name}`,
+          })}
+          actions={
+            <>
+              {participantLink}
+              <Link className="button button--secondary" to="/studies">
+                <Trans id="access_denied_back_to_studies">Back to studies</Trans>
+              </Link>
+            </>
+          }
+        >
+          {null}
+        </AccessDeniedPanel>
+      </div>
+    );
+  }
+
+  if (downloadFailed) {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="instrument_download_failed">The instrument could not be downloaded.</Trans>
+        </h1>
+        <p>
+          <Trans id="instrument_download_failed_body">
+            Check the connection and try again. An instrument opened once before also opens without a
+            connection.
+          </Trans>
+        </p>
+        <div className="page__actions">
+          <button type="button" className="button button--primary" onClick={() => void definition.refetch()}>
+            <Trans id="instrument_download_retry">Try again</Trans>
+          </button>
+          {participantLink}
+        </div>
+      </div>
+    );
+  }
+
+  if (!definition.data || permission.kind === "loading" || !user || !write) {
+    return (
+      <div className="page">
+        <p className="empty-state" role="status">
+          <Trans id="instrument_loading">Loading instrument…</Trans>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <LoadedInstrument
+      {...props}
+      definition={definition.data}
+      userId={user.id}
+      username={user.username}
+      write={write}
+      sendEvent={sendEvent}
+      title={definition.data.title ?? permission.name ?? instrument}
+    />
+  );
+}
+
+type LoadedProps = InstrumentPageProps & {
+  definition: SurveyDefinition;
+  userId: number;
+  username: string;
+  write: WriteContext;
+  sendEvent: (type: EventType, extra?: Record<string, unknown>) => void;
+  title: string;
+};
+
+function LoadedInstrument(props: LoadedProps) {
+  const { definition, studyId, siteId, participantId, instrumentId, instanceId, userId, sendEvent } = props;
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const definitionKey = definitionKeyOf(definition);
+  const draftKey = draftKeyFor({
+    userId,
+    studyId,
+    participantId,
+    formId: `instrument:${instrumentId}:${instanceId ?? "new"}`,
+  });
+  const { status, save } = useSurveyDraft(draftKey, userId, definitionKey);
+  const [submissionId, setSubmissionId] = useState<string | null>(null);
+  const [finishing, setFinishing] = useState(false);
+  const context = useMemo(
+    () => ({ studyId, siteId, participantId, instrumentId }),
+    [studyId, siteId, participantId, instrumentId],
+  );
+
+  const seen = useRef(false);
+  useEffect(() => {
+    if (status.kind !== "ready" || seen.current) return;
+    seen.current = true;
+    sendEvent("seen");
+  }, [status.kind, sendEvent]);
+
+  const toParticipant = useCallback(
+    () =>
+      navigate({
+        to: "/studies/$studyId/sites/$siteId/participants/$participantId",
+        params: { studyId, siteId, participantId },
+      }),
+    [navigate, studyId, siteId, participantId],
+  );
+
+  const onParsingFailed = useCallback(
+    (question: Question) =>
+      sendEvent("parsingFailed", { question_id: question.id, question_type: question.type }),
+    [sendEvent],
+  );
+
+  const onQuit = async () => {
+    sendEvent("cancelled");
+    await removeDraft(draftKey);
+    await toParticipant();
+  };
+
+  const title = props.title;
+  const onFinish = async ({ flow, files }: SurveyResult) => {
+    if (finishing) return;
+    setFinishing(true);
+    try {
+      const { uploads, submission } = instrumentSubmissionWrites({
+        definition,
+        flow,
+        files,
+        user: { id: userId, username: props.username },
+        instrumentId,
+        participantId,
+        instanceId,
+        draftKey,
+        label: t({ id: "outbox_label_instrument_submission", message: `${title} submission` }),
+        now: new Date(),
+      });
+      const item = await enqueueSubmissionWithUploads(uploads, submission, props.write);
+      // The outbox holds the answers now: a draft left behind could be finished a second time.
+      await removeDraft(draftKey);
+      setSubmissionId(item.id);
+    } catch (error) {
+      setFinishing(false);
+      throw error;
+    }
+  };
+
+  const reportedFailure = useRef(false);
+  const onProblem = useCallback(() => {
+    if (reportedFailure.current) return;
+    reportedFailure.current = true;
+    sendEvent("submitFailed");
+  }, [sendEvent]);
+
+  const onDelivered = useCallback(() => {
+    sendEvent("completed");
+    showToast(submittedMessage, "success", TOAST_SUCCESS_MS);
+    void queryClient.invalidateQueries({ queryKey: ["instrument-lists"] });
+    void queryClient.invalidateQueries({ queryKey: ["participant"] });
+    void toParticipant();
+  }, [sendEvent, queryClient, toParticipant]);
+
+  const onSendLater = useCallback(() => {
+    showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
+    void toParticipant();
+  }, [toParticipant]);
+
+  if (status.kind === "loading") {
+    return (
+      <div className="page">
+        <p className="empty-state" role="status">
+          <Trans id="instrument_loading">Loading instrument…</Trans>
+        </p>
+      </div>
+    );
+  }
+  if (status.kind === "open-elsewhere") {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="instrument_open_elsewhere">This instrument is open in another tab.</Trans>
+        </h1>
+        <p>
+          <Trans id="instrument_open_elsewhere_body">
+            Continue it there, or close that tab and reload this one. Its answers are kept.
+          </Trans>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page--survey">
+      <SurveyRunner
+        definition={definition}
+        title={props.title}
+        draft={status.draft}
+        definitionKey={definitionKey}
+        saveDraft={save}
+        context={context}
+        onParsingFailed={onParsingFailed}
+        onFinish={(result) => void onFinish(result)}
+        onQuit={() => void onQuit()}
+        finishing={finishing}
+      />
+      {submissionId ? (
+        <SubmissionStatusModal
+          submissionId={submissionId}
+          onDelivered={onDelivered}
+          onProblem={onProblem}
+          onClose={onSendLater}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * The survey definition format (spec 02 sections 3 to 5): the single source of truth for what a
+ * survey or consent definition may hold. docs/survey-format.md describes it for authors and
+ * embeds the JSON Schema generated from these zod schemas. The server validates imported
+ * definitions and received submissions with it; the app parses what it downloads with it.
+ *
+ * A question type the engine does not know is NOT a validation error: the definition still
+ * loads, and the question is reported as parsingFailed when the flow reaches it (spec 02 §4).
+ */
+import { z } from "zod";
+
+/** The question types the portal renders (spec 02 section 3), as they are written in definitions. */
+export const QUESTION_TYPES = [
+  "introduction",
+  "select_one",
+  "select_multiple",
+  "pdf",
+  "text",
+  "prompt",
+  "decimal",
+  "integer",
+  "likert",
+  "time",
+  "date",
+  "datetime",
+  "numeric_rating_scale",
+  "multiple_field",
+  "matrix",
+  "scribble",
+  "consent_signature",
+  "image_capture",
+  "submission",
+] as const;
+export type QuestionType = (typeof QUESTION_TYPES)[number];
+
+export function isKnownQuestionType(type: string): type is QuestionType {
+  return (QUESTION_TYPES as readonly string[]).includes(type);
+}
+
+/** Types that may be shown together in a sibling group (spec 02 section 2). */
+export const SIBLING_TYPES = [
+  "matrix",
+  "numeric_rating_scale",
+  "scribble",
+  "select_multiple",
+  "select_one",
+  "text",
+  "datetime",
+] as const satisfies readonly QuestionType[];
+
+/** The fields of a multiple-field question (spec 02 section 2). */
+export const MULTIPLE_FIELD_TYPES = ["text", "integer", "decimal"] as const;
+
+/** The end of the flow: the id the flow reaches after the last question (spec 02 section 4). */
+export const SUBMIT_ID = "submit-id";
+
+/** Text answers hold at most 140 characters (spec 02 sections 5 and 9). */
+export const TEXT_MAX_CHARACTERS = 140;
+/** Image capture holds at most 3 photos (spec 02 sections 5 and 9). */
+export const PHOTOS_MAX_PER_QUESTION = 3;
+/** Likert scales have 5 or 7 choices (spec 02 section 5). */
+export const LIKERT_CHOICE_COUNTS = [5, 7] as const;
+
+const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
+
+export const choice = z
+  .object({
+    label: z.string(),
+    /** The choice's score: what formulas and numeric comparators use. */
+    score_value: z.number().finite().optional(),
+    /** An image shown with the choice (select one with images). */
+    imageSrc: z.string().optional(),
+  })
+  .loose();
+export type Choice = z.infer<typeof choice>;
+
+export const questionAttributes = z
+  .object({
+    required: z.boolean().default(false),
+    /** Shown after a numeric field, e.g. "mg" or "hours". */
+    unit: z.string().optional(),
+    allowMultipleAnswers: z.boolean().optional(),
+    /** A numeric field's width in characters. */
+    inputWidth: z.number().int().positive().optional(),
+    /** Consents: whose question it is (clinician questions are 'clinro'). */
+    user_type: z.enum(["witness", "clinro"]).optional(),
+    user_name: z.string().optional(),
+    /** Inclusive bounds of integer, decimal and numeric rating scale answers. */
+    min: z.number().finite().optional(),
+    max: z.number().finite().optional(),
+    /** The labels at the two ends of a numeric rating scale. */
+    min_label: z.string().optional(),
+    max_label: z.string().optional(),
+    /** Time entry: 24 hour (HH:mm, the default) or 12 hour (hh:mm A). */
+    time_format: z.enum(["24h", "12h"]).optional(),
+  })
+  .loose();
+export type QuestionAttributes = z.infer<typeof questionAttributes>;
+
+/** A matrix row or a multiple-field field. */
+export const subQuestion = z
+  .object({
+    id,
+    label: z.string(),
+    /** Multiple field only: text, integer or decimal. */
+    type: z.enum(MULTIPLE_FIELD_TYPES).optional(),
+    attributes: questionAttributes.default({ required: false }),
+  })
+  .loose();
+export type SubQuestion = z.infer<typeof subQuestion>;
+
+export const COMPARATORS = [
+  "is_selected",
+  "is_not_selected",
+  "is_answered",
+  "is_not_answered",
+  "=",
+  "!=",
+  ">=",
+  ">",
+  "<=",
+  "<",
+] as const;
+export type Comparator = (typeof COMPARATORS)[number];
+
+export const logicOperator = z.enum(["and", "or"]);
+export type LogicOperator = z.infer<typeof logicOperator>;
+
+export type ComparisonTerm = {
+  comparator: Comparator;
+  /** The question whose answer is compared. */
+  question: string;
+  /** Matrix only: the row whose answer is compared. */
+  sub_question?: string | undefined;
+  /**
+   * What the answer is compared with: a choice id for is_selected and is_not_selected; a number,
+   * a choice id (compared by its score_value) or a date, datetime or time for the others.
+   */
+  value?: string | number | boolean | undefined;
+};
+export type CombinedTerm = { comparator: "boolean_combine"; operator: LogicOperator; terms: ShowIfTerm[] };
+export type ShowIfTerm = ComparisonTerm | CombinedTerm;
+
+const comparisonTerm = z.object({
+  comparator: z.enum(COMPARATORS),
+  question: id,
+  sub_question: id.optional(),
+  value: z.union([z.string(), z.number().finite(), z.boolean()]).optional(),
+});
+
+export const showIfTerm: z.ZodType<ShowIfTerm> = z.lazy(() =>
+  z.union([
+    z.object({
+      comparator: z.literal("boolean_combine"),
+      operator: logicOperator,
+      terms: z.array(showIfTerm).min(1, "must hold at least one term"),
+    }),
+    comparisonTerm,
+  ]),
+);
+
+/** A question is shown when its show_if terms, joined by the operator (default and), hold. */
+export const questionLogic = z.object({
+  show_if: z.array(showIfTerm).default([]),
+  operator: logicOperator.default("and"),
+});
+export type QuestionLogic = z.infer<typeof questionLogic>;
+
+export const question = z
+  .object({
+    id,
+    label: z.string().default(""),
+    /** One of QUESTION_TYPES; any other value is reported as parsingFailed when reached. */
+    type: z.string().min(1, "must not be empty"),
+    /** The name stored with the answer; defaults to the id. */
+    name: z.string().optional(),
+    attributes: questionAttributes.default({ required: false }),
+    choices: z.record(id, choice).optional(),
+    choices_order: z.array(id).optional(),
+    /** Matrix rows or multiple-field fields. */
+    questions: z.record(id, subQuestion).optional(),
+    questions_order: z.array(id).optional(),
+    /** Instructions shown under the label. */
+    comments: z.string().optional(),
+    sibling_id: id.optional(),
+    imageSrc: z.string().optional(),
+    /** Image capture: sample photos showing what to take. */
+    preview_images: z.array(z.string()).optional(),
+    camera_tip: z.string().optional(),
+    formula: z.string().optional(),
+    /** pdf: the document's address. */
+    url: z.string().optional(),
+    logic: questionLogic.optional(),
+  })
+  .loose();
+export type Question = z.infer<typeof question>;
+
+export const score = z
+  .object({
+    id,
+    name: z.string(),
+    description: z.string().optional(),
+    /** An expression over question values, written {questionId}; see docs/survey-format.md. */
+    formula: z.string().min(1, "must not be empty"),
+    value: z.number().optional(),
+  })
+  .loose();
+export type Score = z.infer<typeof score>;
+
+export const domain = z
+  .object({ id, name: z.string(), questions: z.array(id).default([]) })
+  .loose();
+export type Domain = z.infer<typeof domain>;
+
+export const surveyDefinition = z
+  .object({
+    id: z.union([z.string().min(1), z.number().int()]),
+    /** CONSENT, ARTICLE, or another type (CLINRO, SURVEY) for instruments. */
+    type: z.string().min(1),
+    title: z.string().optional(),
+    /** The definition's version: a submission names the version it answered. */
+    version: z.union([z.number().int().nonnegative(), z.string().min(1)]).optional(),
+    /** The question ids in the order they are asked. */
+    order: z.array(id).min(1, "must list at least one question"),
+    questions: z.record(id, question),
+    /** Sibling groups: a sibling id and the ids of the questions shown together under it. */
+    siblings: z.record(id, z.array(id).min(1, "must list at least one question")).default({}),
+    scores: z.array(score).default([]),
+    scoring: z.unknown().optional(),
+    domains: z.array(domain).optional(),
+    questionsWithScoring: z.array(id).optional(),
+    consent_id: z.union([z.string(), z.number().int()]).optional(),
+    consent_version: z.union([z.string(), z.number().int()]).optional(),
+    /** Removed from the survey copy that is submitted (spec 02 section 3). */
+    url: z.string().optional(),
+  })
+  .loose();
+export type SurveyDefinition = z.infer<typeof surveyDefinition>;

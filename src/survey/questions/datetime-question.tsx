@@ -1,0 +1,62 @@
+import { Trans } from "@lingui/react/macro";
+import { useId, useState } from "react";
+import { datetimeAnswerValue, datetimeInputValues, valueEntry } from "../engine/answer-values.ts";
+import type { QuestionProps } from "./question-props.ts";
+import { TimeFields } from "./time-fields.tsx";
+
+/**
+ * A date and a time: both are needed, otherwise the answer is empty (SKIPPED, spec 02 §5). The
+ * answer is that local time as an ISO string with seconds zero.
+ */
+export function DatetimeQuestion({
+  question,
+  answer,
+  onChange,
+  readOnly,
+  labelId,
+  describedBy,
+}: QuestionProps) {
+  const id = useId();
+  const timeLabelId = `${id}-time-label`;
+  const [initial] = useState(() => datetimeInputValues(answer[0]?.value));
+  const [date, setDate] = useState(initial.date);
+  const [time, setTime] = useState<string | null>(initial.time || null);
+
+  const update = (nextDate: string, nextTime: string | null) => {
+    setDate(nextDate);
+    setTime(nextTime);
+    const value = nextTime === null ? null : datetimeAnswerValue(nextDate, nextTime);
+    onChange(value === null ? [] : [valueEntry(value, `${nextDate} ${nextTime}`)]);
+  };
+
+  return (
+    <div role="group" aria-labelledby={labelId} aria-describedby={describedBy} className="datetime-question">
+      <div className="datetime-question__part">
+        <label htmlFor={`${id}-date`} className="datetime-question__part-label">
+          <Trans id="question_datetime_date">Date</Trans>
+        </label>
+        <input
+          id={`${id}-date`}
+          type="date"
+          className="date-question__input"
+          value={date}
+          disabled={readOnly}
+          aria-required={question.attributes.required || undefined}
+          onChange={(event) => update(event.target.value, time)}
+        />
+      </div>
+      <div className="datetime-question__part">
+        <span id={timeLabelId} className="datetime-question__part-label">
+          <Trans id="question_datetime_time">Time</Trans>
+        </span>
+        <TimeFields
+          format={question.attributes.time_format ?? "24h"}
+          initialTime={initial.time}
+          labelledBy={timeLabelId}
+          readOnly={readOnly}
+          onTimeChange={(next) => update(date, next)}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,289 @@
+/**
+ * Runs a survey one step at a time (spec 02 sections 2 and 4): progress bar, close button with
+ * the quit confirmation, the current step's questions with one footer (Back, Next or Skip,
+ * Begin for an introduction), and the submission step after the last question. Every change is
+ * saved to the draft, so a reload or a crash resumes where the clinician was. The rules live in
+ * the engine; this component renders them and moves the focus to each new question.
+ */
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { AnswerEntry } from "../engine/answers.ts";
+import { isKnownQuestionType, type Question, type SurveyDefinition } from "../engine/definition.ts";
+import {
+  canAdvance,
+  completeStep,
+  currentStepId,
+  footerAction,
+  goBack,
+  isAtSubmission,
+  progressOf,
+  startFlow,
+  stepById,
+  visibleQuestions,
+  type FlowState,
+} from "../engine/flow.ts";
+import { QuestionBody } from "../questions/question-body.tsx";
+import type { QuestionContext } from "../questions/question-props.ts";
+import { Modal } from "../../widgets/modal/modal.tsx";
+import { referencedFiles, type SurveyDraft } from "./survey-draft.ts";
+
+/** Next scrolls to the following question after this delay (spec 02 section 9). */
+export const NEXT_SCROLL_DELAY_MS = 300;
+
+export type SurveyResult = { flow: FlowState; files: Map<string, Blob> };
+
+export type SurveyRunnerProps = {
+  definition: SurveyDefinition;
+  title: string;
+  /** The saved draft to resume, if any. */
+  draft: SurveyDraft | undefined;
+  definitionKey: string;
+  saveDraft: (draft: SurveyDraft) => Promise<void>;
+  context: QuestionContext;
+  /** A question of an unknown type was reached: it renders nothing (spec 02 §4). */
+  onParsingFailed: (question: Question) => void;
+  /** The clinician pressed Finish on the submission step. */
+  onFinish: (result: SurveyResult) => void;
+  /** The clinician confirmed quitting. */
+  onQuit: () => void;
+  /** Finish is under way: the buttons wait. */
+  finishing?: boolean;
+};
+
+const labelIdOf = (questionId: string) => `question-label-${questionId}`;
+const SUBMISSION_HEADING_ID = "survey-submission-heading";
+
+const REDUCED_MOTION_QUERY = "(prefers-reduced-motion: reduce)";
+
+function prefersReducedMotion() {
+  return typeof window.matchMedia === "function" && window.matchMedia(REDUCED_MOTION_QUERY).matches;
+}
+
+export function SurveyRunner(props: SurveyRunnerProps) {
+  const { definition, context, saveDraft, definitionKey, onParsingFailed } = props;
+  const { t } = useLingui();
+  const [flow, setFlow] = useState<FlowState>(() => props.draft?.flow ?? startFlow(definition, new Date()));
+  const [answers, setAnswers] = useState<Record<string, AnswerEntry[]>>(() => props.draft?.answers ?? {});
+  const [files, setFiles] = useState<Map<string, Blob>>(() => props.draft?.files ?? new Map());
+  const [quitting, setQuitting] = useState(false);
+  const stepRef = useRef<HTMLDivElement>(null);
+  const reportedUnknown = useRef(new Set<string>());
+
+  const stepId = currentStepId(flow);
+  const atSubmission = isAtSubmission(flow);
+  const step = atSubmission ? undefined : stepById(definition, stepId);
+  const questions = useMemo(
+    () => (step ? visibleQuestions(definition, step, flow.records) : []),
+    [definition, step, flow.records],
+  );
+  const { current: stepNumber, total: stepCount } = progressOf(definition, flow);
+
+  // Every change goes to the draft store at once: nothing entered is lost to a reload.
+  useEffect(() => {
+    void saveDraft({ definitionKey, flow, answers, files });
+  }, [saveDraft, definitionKey, flow, answers, files]);
+
+  // Unknown question types: reported once each, rendered as nothing.
+  useEffect(() => {
+    for (const question of questions) {
+      if (isKnownQuestionType(question.type) || reportedUnknown.current.has(question.id)) continue;
+      reportedUnknown.current.add(question.id);
+      onParsingFailed(question);
+    }
+  }, [questions, onParsingFailed]);
+
+  // A new step: focus its first label at once (screen readers read the question), then bring
+  // it into view after the spec's delay.
+  const focusKey = `${flow.shown.length}:${stepId}`;
+  const firstRender = useRef(true);
+  useEffect(() => {
+    const target = atSubmission
+      ? document.getElementById(SUBMISSION_HEADING_ID)
+      : (stepRef.current?.querySelector<HTMLElement>("[data-question-label]") ?? stepRef.current);
+    target?.focus({ preventScroll: true });
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    const timer = window.setTimeout(() => {
+      stepRef.current?.scrollIntoView({
+        behavior: prefersReducedMotion() ? "auto" : "smooth",
+        block: "start",
+      });
+    }, NEXT_SCROLL_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [focusKey, atSubmission]);
+
+  // The latest answers, read by advance(): a select in a sibling group changes its answer and
+  // submits in the same event, before React renders the change.
+  const answersRef = useRef(answers);
+  const filesRef = useRef(files);
+
+  const answersOfStepFrom = (current: Record<string, AnswerEntry[]>) => {
+    const result: Record<string, readonly AnswerEntry[]> = {};
+    for (const question of questions) {
+      result[question.id] =
+        current[question.id] ?? flow.records.find((record) => record.id === question.id)?.answer ?? [];
+    }
+    return result;
+  };
+  const answersOfStep = answersOfStepFrom(answers);
+
+  const advance = () => {
+    const stepAnswers = answersOfStepFrom(answersRef.current);
+    if (!step || props.finishing || !canAdvance(definition, step, flow.records, stepAnswers)) return;
+    const next = completeStep(definition, flow, stepAnswers, new Date());
+    setFlow(next);
+    if (next.records.length < flow.records.length) {
+      // A changed required answer dropped the later questions: their edits go with them.
+      const kept = new Set(next.records.map((record) => record.id));
+      for (const question of questions) kept.add(question.id);
+      const remaining = Object.fromEntries(Object.entries(answersRef.current).filter(([id]) => kept.has(id)));
+      answersRef.current = remaining;
+      setAnswers(remaining);
+    }
+  };
+
+  const back = () => {
+    if (props.finishing) return;
+    setFlow(goBack(flow));
+  };
+
+  const change = (questionId: string, entries: AnswerEntry[], changedFiles?: ReadonlyMap<string, Blob>) => {
+    const next = { ...answersRef.current, [questionId]: entries };
+    answersRef.current = next;
+    setAnswers(next);
+    if (changedFiles) {
+      const nextFiles = referencedFiles(next, new Map([...filesRef.current, ...changedFiles]));
+      filesRef.current = nextFiles;
+      setFiles(nextFiles);
+    }
+  };
+
+  const action = step ? footerAction(definition, step, flow.records, answersOfStep) : "next";
+  const isIntroduction = questions.length === 1 && questions[0]?.type === "introduction";
+  const mayAdvance = step ? canAdvance(definition, step, flow.records, answersOfStep) : false;
+
+  return (
+    <div className="survey">
+      <header className="survey__header">
+        <h1 className="survey__title">{props.title}</h1>
+        <button
+          type="button"
+          className="survey__close"
+          aria-label={t({ id: "survey_close", message: "Close the instrument" })}
+          onClick={() => setQuitting(true)}
+        >
+          <span aria-hidden="true">×</span>
+        </button>
+        <div className="survey__progress">
+          <progress
+            max={stepCount}
+            value={stepNumber}
+            aria-label={t({ id: "survey_progress_label", message: "Progress" })}
+          />
+          <span className="survey__progress-text">
+            <Trans id="survey_progress">
+              {stepNumber} of {stepCount}
+            </Trans>
+          </span>
+        </div>
+      </header>
+
+      <div ref={stepRef} className="survey__step" key={stepId} tabIndex={-1}>
+        {atSubmission ? (
+          <section className="survey__submission" aria-labelledby={SUBMISSION_HEADING_ID}>
+            <h2 id={SUBMISSION_HEADING_ID} className="survey__question-label" tabIndex={-1}>
+              <Trans id="survey_submission_heading">All questions are answered</Trans>
+            </h2>
+            <p>
+              <Trans id="survey_submission_body">
+                Choose Finish to submit your answers. They are kept on this device until the server has them.
+              </Trans>
+            </p>
+          </section>
+        ) : (
+          questions.map((question) => (
+            <section
+              key={question.id}
+              className="survey__question"
+              aria-labelledby={isKnownQuestionType(question.type) ? labelIdOf(question.id) : undefined}
+            >
+              <QuestionBody
+                question={question}
+                answer={answersOfStep[question.id] ?? []}
+                files={files}
+                onChange={(entries, changedFiles) => change(question.id, entries, changedFiles)}
+                onSubmit={advance}
+                inSiblingGroup={step?.siblingId !== undefined}
+                context={context}
+                labelId={labelIdOf(question.id)}
+              />
+            </section>
+          ))
+        )}
+      </div>
+
+      <div className="survey__footer">
+        {flow.shown.length > 1 ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={back}
+            disabled={props.finishing}
+          >
+            <Trans id="survey_back">Back</Trans>
+          </button>
+        ) : null}
+        {atSubmission ? (
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={props.finishing}
+            onClick={() => props.onFinish({ flow, files: referencedFiles(answers, files) })}
+          >
+            <Trans id="survey_finish">Finish</Trans>
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--primary survey__next"
+            disabled={!mayAdvance || props.finishing}
+            onClick={advance}
+          >
+            {isIntroduction ? (
+              <Trans id="survey_begin">Begin</Trans>
+            ) : action === "skip" ? (
+              <Trans id="survey_skip">Skip</Trans>
+            ) : (
+              <Trans id="survey_next">Next</Trans>
+            )}
+          </button>
+        )}
+      </div>
+
+      {quitting ? (
+        <Modal
+          title={t({ id: "survey_quit_title", message: "Quit this instrument?" })}
+          onClose={() => setQuitting(false)}
+          actions={
+            <>
+              <button type="button" className="button button--secondary" onClick={() => setQuitting(false)}>
+                <Trans id="modal_cancel">Cancel</Trans>
+              </button>
+              <button type="button" className="button button--danger" onClick={props.onQuit}>
+                <Trans id="survey_quit_confirm">Quit</Trans>
+              </button>
+            </>
+          }
+        >
+          <p>
+            <Trans id="survey_quit_body">
+              The answers you gave in this instrument are discarded and you return to the participant.
+            </Trans>
+          </p>
+        </Modal>
+      ) : null}
+    </div>
+  );
+}

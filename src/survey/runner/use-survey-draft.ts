@@ -1,0 +1,56 @@
+/**
+ * Claims a survey's draft for this tab (one owner across tabs) and loads it. The runner saves
+ * through `save` after every change; the outbox removes the draft once the submission it
+ * belongs to is delivered.
+ */
+import { useCallback, useEffect, useState } from "react";
+import { claimDraft, loadDraft, saveDraft } from "../../outbox/drafts.ts";
+import type { SurveyDraft } from "./survey-draft.ts";
+
+export type DraftStatus =
+  { kind: "loading" } | { kind: "open-elsewhere" } | { kind: "ready"; draft: SurveyDraft | undefined };
+
+/** A lock being released by a page that just left (or a remount) gets a moment to go. */
+const CLAIM_ATTEMPTS = 3;
+const CLAIM_RETRY_MS = 150;
+
+async function claimWithRetry(draftKey: string) {
+  for (let attempt = 1; ; attempt++) {
+    const ownership = await claimDraft(draftKey);
+    if (ownership.owned || attempt >= CLAIM_ATTEMPTS) return ownership;
+    await new Promise((resolve) => setTimeout(resolve, CLAIM_RETRY_MS));
+  }
+}
+
+export function useSurveyDraft(draftKey: string, userId: number, definitionKey: string) {
+  const [status, setStatus] = useState<DraftStatus>({ kind: "loading" });
+
+  useEffect(() => {
+    let release: (() => void) | undefined;
+    let cancelled = false;
+    void (async () => {
+      const ownership = await claimWithRetry(draftKey);
+      if (!ownership.owned) {
+        if (!cancelled) setStatus({ kind: "open-elsewhere" });
+        return;
+      }
+      if (cancelled) {
+        ownership.release();
+        return;
+      }
+      release = ownership.release;
+      const saved = await loadDraft<SurveyDraft>(draftKey);
+      if (cancelled) return;
+      const usable = saved && saved.userId === userId && saved.value.definitionKey === definitionKey;
+      setStatus({ kind: "ready", draft: usable ? saved.value : undefined });
+    })();
+    return () => {
+      cancelled = true;
+      release?.();
+    };
+  }, [draftKey, userId, definitionKey]);
+
+  const save = useCallback((draft: SurveyDraft) => saveDraft(draftKey, userId, draft), [draftKey, userId]);
+
+  return { status, save };
+}

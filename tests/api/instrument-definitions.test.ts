@@ -1,0 +1,177 @@
+import { and, eq } from "drizzle-orm";
+import { strFromU8, unzipSync } from "fflate";
+import { beforeAll, expect, it } from "vitest";
+import { errorBody } from "../../src/contracts/errors.ts";
+import { definitionPath, definitionResponse } from "../../src/contracts/instrument-calls.ts";
+import { instrumentUrl } from "../../src/contracts/instrument-lists.ts";
+import { instrumentDefinitions, instruments } from "../../server/db/schema.ts";
+import { readDemoDefinition } from "../../server/db/seed/demo-instruments.ts";
+import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { parseDefinitionOrThrow } from "../support/submissions.ts";
+
+const definitionUrl = (studyId: number | string, instrumentId: number | string, slug: string, admin = true) =>
+  `/control/${admin ? "admin/" : ""}studies/${studyId}/instruments/${instrumentId}/${slug}`;
+
+describeOnEachDatabase("the survey definition call", (api) => {
+  const idOf = async (studyId: number, slug: string) => {
+    const [row] = await api.db
+      .select({ id: instruments.id })
+      .from(instruments)
+      .where(and(eq(instruments.studyId, studyId), eq(instruments.slug, slug)));
+    if (!row) throw new Error(`no ${slug} in study ${studyId}`);
+    return row.id;
+  };
+  let tokens: Promise<{ coordinator: string; staff3: string }> | undefined;
+  const signedIn = () =>
+    (tokens ??= (async () => ({
+      coordinator: await api.signIn("coordinator@demo.test"),
+      staff3: await api.signIn("staff3@demo.test"),
+    }))());
+  /** An instrument of this file's own, to add versions to. */
+  let versioned = 0;
+
+  beforeAll(async () => {
+    const [created] = await api.db
+      .insert(instruments)
+      .values({
+        studyId: 103,
+        name: "Versioned",
+        displayName: "Versioned",
+        instrumentType: "CLINRO",
+        slug: "versioned",
+      })
+      .returning({ id: instruments.id });
+    versioned = created!.id;
+    const cgi = readDemoDefinition("cgi-s");
+    await api.db.insert(instrumentDefinitions).values([
+      { instrumentId: versioned, versionNumber: 1, definition: { ...cgi, title: "First" } },
+      { instrumentId: versioned, versionNumber: 2, definition: { ...cgi, title: "Second", version: 1 } },
+    ]);
+  });
+
+  it("serves HAM-D 17 as JSON under admin/studies, with version and instrument_id, not cached without asking", async () => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(101, "ham-d-17");
+    const response = await api.request("GET", `${definitionUrl(101, id, "ham-d-17")}?instance=7&x=y`, {
+      token: coordinator,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(String(response.headers["content-type"])).toMatch(/^application\/json/);
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    const body = definitionResponse.parse(response.json());
+    expect(body).toMatchObject({ id: "ham-d-17", version: 1, instrument_id: id, type: "CLINRO" });
+    expect(body.order).toHaveLength(18);
+    expect(parseDefinitionOrThrow(body).scores.map((score) => score.id)).toEqual(["total"]);
+  });
+
+  it("answers the same under /control/studies/ as under /control/admin/studies/", async () => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(102, "cgi-s");
+    const plain = await api.request("GET", definitionUrl(102, id, "cgi-s", false), { token: coordinator });
+    const admin = await api.request("GET", definitionUrl(102, id, "cgi-s"), { token: coordinator });
+    expect(plain.statusCode).toBe(200);
+    expect(plain.json()).toEqual(admin.json());
+    expect(definitionResponse.parse(plain.json()).instrument_id).toBe(id);
+  });
+
+  it("the client's path is the instrument url under admin/studies", async () => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(101, "adverse-events-review");
+    const path = definitionPath(instrumentUrl(101, id, "adverse-events-review"));
+    expect(path).toBe(definitionUrl(101, id, "adverse-events-review"));
+    expect((await api.request("GET", path, { token: coordinator })).statusCode).toBe(200);
+  });
+
+  it("serves the kitchen sink as a zip holding kitchen-sink.json", async () => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(101, "kitchen-sink");
+    const response = await api.request("GET", definitionUrl(101, id, "kitchen-sink"), { token: coordinator });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("application/zip");
+    expect(response.headers["cache-control"]).toBe("no-cache");
+    const files = unzipSync(new Uint8Array(response.rawPayload));
+    expect(Object.keys(files)).toEqual(["kitchen-sink.json"]);
+    const json = JSON.parse(strFromU8(files["kitchen-sink.json"]!)) as unknown;
+    expect(definitionResponse.parse(json)).toMatchObject({
+      id: "kitchen-sink",
+      version: 1,
+      instrument_id: id,
+    });
+    expect(parseDefinitionOrThrow(json).order.length).toBeGreaterThan(20);
+  });
+
+  it("every clinician instrument of every demo study has a definition", async () => {
+    const { coordinator } = await signedIn();
+    const rows = await api.db
+      .select({ id: instruments.id, studyId: instruments.studyId, slug: instruments.slug })
+      .from(instruments)
+      .where(eq(instruments.instrumentType, "CLINRO"));
+    const demo = rows.filter((row) => row.slug !== "versioned");
+    expect(new Set(demo.map((row) => row.studyId))).toEqual(new Set([101, 102, 103]));
+    for (const row of demo) {
+      const response = await api.request("GET", definitionUrl(row.studyId, row.id, row.slug), {
+        token: coordinator,
+      });
+      expect(response.statusCode, `${row.slug} of study ${row.studyId}`).toBe(200);
+    }
+  });
+
+  it("serves the latest version, numbered by its version_number whatever the file says", async () => {
+    const { coordinator } = await signedIn();
+    const response = await api.request("GET", definitionUrl(103, versioned, "versioned"), {
+      token: coordinator,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(definitionResponse.parse(response.json())).toMatchObject({ title: "Second", version: 2 });
+  });
+
+  /** [case, the instrument's study and slug, the study and slug asked for] */
+  const notFound = [
+    ["a slug that is not the instrument's", [101, "ham-d-17"], [101, "cgi-s"]],
+    ["an instrument of another study", [101, "ham-d-17"], [103, "ham-d-17"]],
+    [
+      "an instrument without a definition (an announcement)",
+      [101, "visit-schedule-update"],
+      [101, "visit-schedule-update"],
+    ],
+  ] as const;
+  it.each(notFound)("404 for %s", async (_case, [ownerStudy, slug], [askedStudy, askedSlug]) => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(ownerStudy, slug);
+    const response = await api.request("GET", definitionUrl(askedStudy, id, askedSlug), {
+      token: coordinator,
+    });
+    expect(response.statusCode).toBe(404);
+    expect(errorBody.parse(response.json()).code).toMatch(/^(instrument|definition)_not_found$/);
+  });
+
+  it("404 for an instrument id that does not exist", async () => {
+    const { coordinator } = await signedIn();
+    const response = await api.request("GET", definitionUrl(101, 2_000_000_000, "ham-d-17"), {
+      token: coordinator,
+    });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it("403 for a study the user has no permission in, whether it exists or not", async () => {
+    const { staff3 } = await signedIn();
+    const id = await idOf(102, "ham-d-17");
+    for (const url of [definitionUrl(102, id, "ham-d-17"), definitionUrl(999, id, "ham-d-17")]) {
+      const response = await api.request("GET", url, { token: staff3 });
+      expect(response.statusCode).toBe(403);
+      expect(errorBody.parse(response.json()).code).toBe("study_forbidden");
+    }
+  });
+
+  it("400 naming the field for an instrument id that is not a number", async () => {
+    const { coordinator } = await signedIn();
+    const response = await api.request("GET", definitionUrl(101, "abc", "ham-d-17"), { token: coordinator });
+    expect(response.statusCode).toBe(400);
+    expect(errorBody.parse(response.json()).message).toContain("instrumentId");
+  });
+
+  it("401 without a token", async () => {
+    const id = await idOf(101, "ham-d-17");
+    expect((await api.request("GET", definitionUrl(101, id, "ham-d-17"))).statusCode).toBe(401);
+  });
+});
