@@ -106,7 +106,7 @@ export function QuestionBody({ headingLevel = 2, ...props }: QuestionBodyProps) 
 
   return (
     <div className={classNames("question", `question--${type.replaceAll("_", "-")}`)}>
-      <Heading id={labelId} tabIndex={-1} className="question__label">
+      <Heading id={labelId} tabIndex={-1} className="question__label" data-question-label="">
         {question.label}
       </Heading>
       {question.imageSrc ? <img className="question__image" src={question.imageSrc} alt="" /> : null}

@@ -1,0 +1,255 @@
+import { expect, test, type Page, type Response } from "@playwright/test";
+import { signInAs, storedUser } from "./pages/login-page.ts";
+import { ParticipantHome } from "./pages/participant-pages.ts";
+import { SurveyPage } from "./pages/survey-page.ts";
+import { expectNoSeriousViolations } from "./support/axe.ts";
+import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
+
+// Study 103 (GAD-118, forms list) has every participant at site 1031; these tests use
+// participants 153 to 160, one each, so that they do not share instances.
+const STUDY = 103;
+const SITE = 1031;
+
+/** HAM-D 17 answers by choice position (0 = the first anchor); the anchors score 0, 1, 2... */
+const HAMD_CHOICES = [3, 2, 1, 2, 1, 0, 2, 1, 0, 3, 2, 1, 2, 0, 1, 2, 1];
+const HAMD_TOTAL = HAMD_CHOICES.reduce((sum, choice) => sum + choice, 0);
+
+async function openParticipant(page: Page, participantId: number) {
+  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/studies$/);
+  await page.goto(`/studies/${STUDY}/sites/${SITE}/participants/${participantId}`);
+  await expect(new ParticipantHome(page).todoTab()).toBeVisible();
+}
+
+/** Answers HAM-D items from `from` (1-based) through `to`, each with its choice of HAMD_CHOICES. */
+async function answerHamdItems(page: Page, from: number, to: number) {
+  const survey = new SurveyPage(page);
+  for (let item = from; item <= to; item++) {
+    await expect(page.getByRole("heading", { level: 2, name: new RegExp(`^${item}\\. `) })).toBeFocused();
+    await page
+      .getByRole("radio")
+      .nth(HAMD_CHOICES[item - 1]!)
+      .click();
+    await survey.next().click();
+  }
+}
+
+function eventResponse(page: Page, type: string) {
+  return page.waitForResponse(
+    (response: Response) =>
+      response.url().includes("/control/participants/me/events") &&
+      (response.request().postData() ?? "").includes(`"type":"${type}"`),
+  );
+}
+
+async function history(page: Page, participantId: number) {
+  const user = await storedUser(page);
+  const response = await page.request.get(
+    `/control/participants/${participantId}/instrument_history/clinro`,
+    {
+      headers: { Authorization: `Bearer ${String(user?.token)}` },
+    },
+  );
+  expect(response.status()).toBe(200);
+  return (await response.json()) as {
+    instruments: {
+      completed: {
+        name: string;
+        instance_id: number;
+        completed_by: string;
+        scores: { id: string; final_value: number }[];
+      }[];
+    };
+  };
+}
+
+test("HAM-D 17 with known answers stores its total on the server and shows as completed", async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  await openParticipant(page, 153);
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("HAM-D 17");
+  const instanceId = Number(new URL(page.url()).searchParams.get("instance_id"));
+  await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
+  // 1 of (17 items + introduction + the submission step).
+  await expect(page.getByText("1 of 19")).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await survey.begin().click();
+
+  // A required item: Next waits for an answer; there is no Skip.
+  await expect(survey.next()).toBeDisabled();
+  await expect(survey.skip()).toHaveCount(0);
+  await expectNoSeriousViolations(page);
+  await answerHamdItems(page, 1, 17);
+
+  await expect(page.getByRole("heading", { name: "All questions are answered" })).toBeFocused();
+  await expect(page.getByText("19 of 19")).toBeVisible();
+  await expectNoSeriousViolations(page);
+  const submitted = page.waitForResponse((response) => response.url().endsWith("/instruments/13/submission"));
+  await survey.finish().click();
+  const answer = await submitted;
+  expect(answer.status()).toBe(201);
+  expect(answer.request().headers()["version"]).toBe("010");
+
+  await expect(page.getByText("Instrument submitted.")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/participants/153$`));
+  const home = new ParticipantHome(page);
+  await expect(home.row("HAM-D 17")).toHaveCount(0);
+  await home.completedTab().click();
+  await expect(home.panel()).toContainText(/HAM-D 17\s*Completed at \d\d:\d\d by Carmen Ortiz/);
+
+  const stored = await history(page, 153);
+  const done = stored.instruments.completed.find((item) => item.instance_id === instanceId);
+  expect(done?.scores).toEqual([expect.objectContaining({ id: "total", final_value: HAMD_TOTAL })]);
+  expect(done?.completed_by).toBe("Carmen Ortiz");
+});
+
+test("a reload resumes the instrument where it was, with its answers", async ({ page }) => {
+  await openParticipant(page, 154);
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("HAM-D 17");
+  await survey.begin().click();
+  await answerHamdItems(page, 1, 3);
+  await expect(page.getByText("5 of 19")).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 2, name: /^4\. / })).toBeVisible();
+  await expect(page.getByText("5 of 19")).toBeVisible();
+  // Back shows item 3 with its answer; the later steps are truncated from the shown list.
+  await survey.back().click();
+  await expect(page.getByRole("heading", { level: 2, name: /^3\. / })).toBeFocused();
+  await expect(page.getByRole("radio").nth(HAMD_CHOICES[2]!)).toBeChecked();
+  await expect(survey.next()).toBeEnabled();
+});
+
+test("quitting asks first, sends a cancelled event and returns to the participant", async ({ page }) => {
+  await openParticipant(page, 155);
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("HAM-D 17");
+  await survey.begin().click();
+  await survey.close().click();
+  const dialog = page.getByRole("dialog", { name: "Quit this instrument?" });
+  await expect(dialog).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 2, name: /^1\. / })).toBeVisible();
+
+  await survey.close().click();
+  const cancelled = eventResponse(page, "cancelled");
+  await page.getByRole("dialog").getByRole("button", { name: "Quit" }).click();
+  expect((await cancelled).status()).toBe(200);
+  await expect(page).toHaveURL(/\/participants\/155$/);
+  await expect(new ParticipantHome(page).row("HAM-D 17")).toBeVisible();
+});
+
+test("a submission made offline shows the network error, and Retry stores it once", async ({
+  page,
+  context,
+}) => {
+  await openParticipant(page, 157);
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("CGI-S");
+  const instanceId = Number(new URL(page.url()).searchParams.get("instance_id"));
+  await survey.choose(/^Markedly ill/);
+  await survey.next().click();
+  await expect(page.getByRole("heading", { name: "All questions are answered" })).toBeVisible();
+
+  await context.setOffline(true);
+  await survey.finish().click();
+  const modal = page.getByRole("alertdialog", { name: "Network error" });
+  await expect(modal).toBeVisible({ timeout: 15_000 });
+  await expect(modal).toContainText(
+    "There was a problem submitting the clinician instrument, check your internet connection and click the button to try again.",
+  );
+  await expectNoSeriousViolations(page);
+
+  await context.setOffline(false);
+  const submitted = page.waitForResponse((response) =>
+    /\/instruments\/\d+\/submission$/.test(response.url()),
+  );
+  await modal.getByRole("button", { name: "Retry" }).click();
+  expect((await submitted).status()).toBe(201);
+  await expect(page.getByText("Instrument submitted.")).toBeVisible();
+  await expect(page).toHaveURL(/\/participants\/157$/);
+
+  const stored = await history(page, 157);
+  expect(stored.instruments.completed.filter((item) => item.instance_id === instanceId)).toHaveLength(1);
+});
+
+test("an instrument opened once online opens again offline after a reload", async ({ page, context }) => {
+  await openParticipant(page, 158);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // Controlled by the worker from here on, so the definition goes through its cache.
+  await page.reload();
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("HAM-D 17");
+  await expect(survey.begin()).toBeVisible();
+
+  await context.setOffline(true);
+  await page.reload();
+  await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
+  await survey.begin().click();
+  await expect(page.getByRole("heading", { level: 2, name: /^1\. Depressed mood/ })).toBeFocused();
+  await context.setOffline(false);
+});
+
+test.describe("definitions the page cannot use", () => {
+  // The definition is answered by the test, not the worker's cache.
+  test.use({ serviceWorkers: "block" });
+
+  test("a question of an unknown type renders nothing and sends parsingFailed", async ({ page }) => {
+    await page.route("**/control/admin/studies/103/instruments/*/ham-d-17*", (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({
+          id: "unknown-type",
+          type: "CLINRO",
+          title: "A definition from a newer portal",
+          version: 1,
+          order: ["hologram", "mood"],
+          questions: {
+            hologram: { id: "hologram", type: "hologram", label: "Look at the hologram" },
+            mood: { id: "mood", type: "text", label: "How is the mood today?" },
+          },
+        }),
+      }),
+    );
+    await openParticipant(page, 159);
+    const survey = new SurveyPage(page);
+    const parsingFailed = eventResponse(page, "parsingFailed");
+    await survey.openFromParticipantHome("HAM-D 17");
+    const event = await parsingFailed;
+    expect(event.status()).toBe(200);
+    expect(event.request().postDataJSON()).toEqual([
+      expect.objectContaining({
+        type: "parsingFailed",
+        participant: 159,
+        info: expect.objectContaining({ question_id: "hologram", question_type: "hologram" }),
+      }),
+    ]);
+    await expect(page.getByText("Look at the hologram")).toHaveCount(0);
+    await survey.skip().click();
+    await expect(page.getByRole("heading", { level: 2, name: "How is the mood today?" })).toBeFocused();
+  });
+
+  test("a definition that fails to download stops the loader and sends downloadFailed", async ({ page }) => {
+    await page.route("**/control/admin/studies/103/instruments/*/ham-d-17*", (route) =>
+      route.abort("failed"),
+    );
+    await openParticipant(page, 160);
+    const downloadFailed = eventResponse(page, "downloadFailed");
+    await page
+      .getByRole("tabpanel")
+      .getByRole("button", { name: /^HAM-D 17/ })
+      .click();
+    await expect(
+      page.getByRole("heading", { name: "The instrument could not be downloaded." }),
+    ).toBeVisible();
+    await expect(page.getByText("Loading instrument…")).toHaveCount(0);
+    expect((await downloadFailed).status()).toBe(200);
+    await expectNoSeriousViolations(page);
+  });
+});
