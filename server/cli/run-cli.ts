@@ -8,6 +8,7 @@
  */
 import { parseArgs } from "node:util";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { readEnv } from "../env.ts";
 import {
   ImportError,
@@ -107,6 +108,10 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
       if (!options.database) await handle.close();
     }
   } catch (error) {
+    if (error instanceof DatabaseInUseError) {
+      output.err(`${error.message} Nothing was imported.`);
+      return 1;
+    }
     if (!(error instanceof ImportError)) throw error;
     output.err(`${error.message}; nothing was imported.`);
     for (const problem of error.problems) output.err(`  ${formatDefinitionProblem(problem)}`);

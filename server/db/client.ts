@@ -14,6 +14,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { lockPgliteDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -68,10 +69,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     };
   }
   if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  // One process at a time on a data directory (the server, or the clinro command): see pglite-lock.ts.
+  const unlock = options.dataDir !== undefined ? await lockPgliteDataDir(options.dataDir) : async () => {};
   // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.
   // (The one-object form: with an undefined data directory, new PGlite(dir, options) drops options.)
   const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
   const pgliteDb = drizzlePglite({ client, schema });
   let analyzeTimer: NodeJS.Timeout | undefined;
   return {
@@ -89,7 +97,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     },
     close: async () => {
       clearInterval(analyzeTimer);
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        await unlock();
+      }
     },
   };
 }

@@ -285,6 +285,14 @@ describe("npm run clinro, as a process", () => {
           try {
             const rows = await check.db.select({ slug: instruments.slug }).from(instruments);
             expect(rows).toEqual([{ slug: "process-good" }]);
+            if (target.kind === "pglite") {
+              // While another process (this one here, the server in real life) has the embedded
+              // database open, the command refuses instead of writing to a copy of it.
+              const busy = await cli(["instrument", "import", good, "--study", "7", "--slug", "busy"], env);
+              expect(busy.code).toBe(1);
+              expect(busy.stderr).toContain(`is in use by process ${process.pid}`);
+              expect(await check.db.select({ slug: instruments.slug }).from(instruments)).toHaveLength(1);
+            }
           } finally {
             await check.close();
           }

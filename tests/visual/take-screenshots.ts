@@ -62,5 +62,40 @@ for (const locale of ["en", "es"]) {
     await context.close();
   }
 }
+// The instrument route: every step of the kitchen sink (every question type), in English.
+for (const size of SIZES) {
+  const context = await browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    serviceWorkers: "block",
+  });
+  const page = await context.newPage();
+  await signIn(page, "coordinator@demo.test");
+  await page.goto(`${BASE_URL}/studies/101/sites/1011/participants/1`);
+  await page
+    .getByRole("tabpanel")
+    .getByRole("button", { name: /^Kitchen sink/ })
+    .click();
+  await page.locator(".survey__step").waitFor();
+  for (let step = 1; step <= 40; step++) {
+    // Past the scroll that follows Next, and past lazy question types loading.
+    await page.waitForTimeout(700);
+    await page.screenshot({
+      path: `${OUT_DIR}/instrument-step-${String(step).padStart(2, "0")}-${size.name}.png`,
+    });
+    const finish = page.getByRole("button", { name: "Finish", exact: true });
+    if (await finish.isVisible()) break;
+    const next = page.locator(".survey__next");
+    if (await next.isDisabled()) {
+      const radio = page.getByRole("radio").first();
+      if (await radio.isVisible()) await radio.click();
+      else await page.locator(".survey__step input").first().fill("30");
+    }
+    await next.click();
+  }
+  await page.getByRole("button", { name: "Close the instrument" }).click();
+  await page.getByRole("dialog").waitFor();
+  await page.screenshot({ path: `${OUT_DIR}/instrument-quit-${size.name}.png` });
+  await context.close();
+}
 await browser.close();
 console.log(`Screenshots in ${OUT_DIR}/`);

@@ -5,7 +5,7 @@
  * means the same thing everywhere.
  */
 import type { AnswerEntry, AnswerRecord, AnswerState, AnswerValue } from "./answers.ts";
-import type { Question } from "./definition.ts";
+import { isKnownQuestionType, type Question } from "./definition.ts";
 
 /** Finds the record of a question by id; undefined when the question has no record. */
 export type AnswerLookup = (questionId: string) => AnswerRecord | undefined;
@@ -62,6 +62,24 @@ export function isAnswered(question: Question, entries: readonly AnswerEntry[]):
     default:
       return entries.some((entry) => hasValue(entry.value));
   }
+}
+
+/** Types that show something and hold no answer: they never wait for one, required or not. */
+export const TYPES_WITHOUT_ANSWER = ["introduction", "prompt", "pdf", "submission"] as const;
+
+export function holdsAnswer(question: Question) {
+  return (
+    isKnownQuestionType(question.type) && !(TYPES_WITHOUT_ANSWER as readonly string[]).includes(question.type)
+  );
+}
+
+/**
+ * Whether the flow waits for this question's answer (and the server insists on it): required,
+ * of a type the portal shows, and of a type that holds an answer. A question of an unknown type
+ * is rendered as nothing, so it cannot hold the clinician.
+ */
+export function mustBeAnswered(question: Question) {
+  return question.attributes.required && holdsAnswer(question);
 }
 
 /** REQUIRED for an introduction, otherwise ANSWERED when answered and SKIPPED when not. */

@@ -207,9 +207,7 @@ export const score = z
   .loose();
 export type Score = z.infer<typeof score>;
 
-export const domain = z
-  .object({ id, name: z.string(), questions: z.array(id).default([]) })
-  .loose();
+export const domain = z.object({ id, name: z.string(), questions: z.array(id).default([]) }).loose();
 export type Domain = z.infer<typeof domain>;
 
 export const surveyDefinition = z

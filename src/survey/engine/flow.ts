@@ -7,8 +7,8 @@
  * What this module does not own: rendering, timing (the 300 ms scroll), events and submission.
  */
 import type { AnswerEntry, AnswerRecord } from "./answers.ts";
-import { isAnswered, makeRecord, type AnswerLookup } from "./answer-state.ts";
-import { isKnownQuestionType, SUBMIT_ID, type Question, type SurveyDefinition } from "./definition.ts";
+import { holdsAnswer, isAnswered, makeRecord, mustBeAnswered, type AnswerLookup } from "./answer-state.ts";
+import { SUBMIT_ID, type Question, type SurveyDefinition } from "./definition.ts";
 import { isShown } from "./show-if.ts";
 
 export type Step = {
@@ -127,13 +127,6 @@ function sameAnswer(a: readonly AnswerEntry[], b: readonly AnswerEntry[]) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Questions the clinician cannot answer here (an unknown type) never hold the flow. */
-function mustAnswer(question: Question) {
-  return (
-    question.attributes.required && isKnownQuestionType(question.type) && question.type !== "introduction"
-  );
-}
-
 /** Whether the current step may move on: every visible required question answered (0 counts). */
 export function canAdvance(
   definition: SurveyDefinition,
@@ -142,7 +135,7 @@ export function canAdvance(
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ) {
   return visibleQuestions(definition, step, records).every(
-    (question) => !mustAnswer(question) || isAnswered(question, answers[question.id] ?? []),
+    (question) => !mustBeAnswered(question) || isAnswered(question, answers[question.id] ?? []),
   );
 }
 
@@ -157,9 +150,9 @@ export function footerAction(
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ): "next" | "skip" {
   const questions = visibleQuestions(definition, step, records);
-  if (questions.some(mustAnswer)) return "next";
+  if (questions.some(mustBeAnswered)) return "next";
   const unanswered = questions.some(
-    (question) => question.type !== "introduction" && !isAnswered(question, answers[question.id] ?? []),
+    (question) => holdsAnswer(question) && !isAnswered(question, answers[question.id] ?? []),
   );
   return unanswered ? "skip" : "next";
 }

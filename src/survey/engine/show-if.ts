@@ -162,7 +162,7 @@ function compare(term: ComparisonTerm, target: Question | undefined, entries: An
   const first = entries[0]?.value;
   switch (valueKind(target, term.sub_question)) {
     case "choice":
-      return compareChoices(comparator, target!, entries, value);
+      return target !== undefined && compareChoices(comparator, target, entries, value);
     case "number":
       return compareNumbers(
         comparator,

@@ -6,7 +6,7 @@
  * server stores: its own scores, never the client's.
  */
 import type { AnswerEntry, AnswerRecord } from "./answers.ts";
-import { answerStateOf, hasValue, type AnswerLookup } from "./answer-state.ts";
+import { answerStateOf, hasValue, mustBeAnswered, type AnswerLookup } from "./answer-state.ts";
 import {
   isKnownQuestionType,
   PHOTOS_MAX_PER_QUESTION,
@@ -117,7 +117,7 @@ export function validateSubmission(
     const shown = isShown(question, lookup, definition);
     if (!shown && record) {
       report({ question: questionId, message: "is answered, but its show-if logic hides it" });
-    } else if (shown && mustAnswer(question) && record?.state !== "ANSWERED") {
+    } else if (shown && mustBeAnswered(question) && record?.state !== "ANSWERED") {
       report({ question: questionId, message: "is required but was not answered" });
     }
   }
@@ -131,13 +131,6 @@ export function validateSubmission(
   checkScores(scores, payload.scores, report);
 
   return problems.length > 0 ? { ok: false, problems } : { ok: true, records: [...byId.values()], scores };
-}
-
-/** As the flow decides (flow.ts): required, of a type the portal shows, not an introduction. */
-function mustAnswer(question: Question) {
-  return (
-    question.attributes.required && isKnownQuestionType(question.type) && question.type !== "introduction"
-  );
 }
 
 function checkScores(
