@@ -2,6 +2,7 @@
  * The routes (code-based). Routes stay thin: a guard, then a feature component.
  */
 import type { QueryClient } from "@tanstack/react-query";
+import type { ComponentType } from "react";
 import {
   createRootRouteWithContext,
   createRoute,
@@ -17,24 +18,27 @@ import {
   safeRedirectTarget,
 } from "../auth/guards.ts";
 import { LoginPage } from "../features/login/login-page.tsx";
-import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
-import { ForcedChangePasswordPage } from "../features/password/forced-change-password-page.tsx";
 import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { outboxQuery } from "../outbox/use-outbox.ts";
-import { ChangePasswordPage } from "../features/password/change-password-page.tsx";
 import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
 import { SetPasswordPage } from "../features/password/set-password-page.tsx";
-import { ProfilePage } from "../features/profile/profile-page.tsx";
 import { alreadySetMessage } from "../features/password/already-set-message.ts";
 import { mayListUsers } from "../features/users/user-list.ts";
-import { UsersPage } from "../features/users/users-page.tsx";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
 import { ParticipantHomePage } from "../features/participant-home/participant-home-page.tsx";
 import { ParticipantSearchPage } from "../features/participant-search/participant-search-page.tsx";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
+
+/**
+ * A page loaded on first visit (or when a link to it is hovered): each page's code, and what
+ * only it uses (libphonenumber-js for the profile), stays out of the first download.
+ */
+function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return lazyRouteComponent(() => load().then((module) => ({ default: pick(module) })));
+}
 
 export type RouterContext = { queryClient: QueryClient };
 
@@ -84,7 +88,10 @@ const outboxRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/outbox",
   loader: ({ context }) => context.queryClient.ensureQueryData(outboxQuery()),
-  component: OutboxReviewPage,
+  component: lazyPage(
+    () => import("../features/outbox-review/outbox-review-page.tsx"),
+    (module) => module.OutboxReviewPage,
+  ),
 });
 
 const forcedChangeRoute = createRoute({
@@ -94,7 +101,10 @@ const forcedChangeRoute = createRoute({
     const user = requireSignedIn(location);
     if (!user.is_temporary_password) throw redirect({ to: "/" });
   },
-  component: ForcedChangePasswordPage,
+  component: lazyPage(
+    () => import("../features/password/forced-change-password-page.tsx"),
+    (module) => module.ForcedChangePasswordPage,
+  ),
 });
 
 const unauthorizedRoute = createRoute({
@@ -111,19 +121,28 @@ const usersRoute = createRoute({
     const user = requirePermanentPassword(location);
     if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
   },
-  component: UsersPage,
+  component: lazyPage(
+    () => import("../features/users/users-page.tsx"),
+    (module) => module.UsersPage,
+  ),
 });
 
 const profileRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/users/profile",
-  component: ProfilePage,
+  component: lazyPage(
+    () => import("../features/profile/profile-page.tsx"),
+    (module) => module.ProfilePage,
+  ),
 });
 
 const changePasswordRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/users/change-password",
-  component: ChangePasswordPage,
+  component: lazyPage(
+    () => import("../features/password/change-password-page.tsx"),
+    (module) => module.ChangePasswordPage,
+  ),
 });
 
 /** Where an activation link of an already-set password leads: the profile, saying so. */

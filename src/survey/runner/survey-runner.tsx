@@ -106,10 +106,9 @@ export function SurveyRunner(props: SurveyRunnerProps) {
       return;
     }
     const timer = window.setTimeout(() => {
-      stepRef.current?.scrollIntoView({
-        behavior: prefersReducedMotion() ? "auto" : "smooth",
-        block: "start",
-      });
+      // The page's top: the survey's header (progress, close) and the new question, clear of the
+      // sticky navigation.
+      window.scrollTo({ top: 0, behavior: prefersReducedMotion() ? "auto" : "smooth" });
     }, NEXT_SCROLL_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [focusKey, atSubmission]);
