@@ -1,5 +1,5 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
 import { makeQuestion, renderQuestion } from "./question-harness.tsx";
 
@@ -15,6 +15,12 @@ const question = makeQuestion({
 
 const fileInput = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
 const choose = (file: File) => fireEvent.change(fileInput(), { target: { files: [file] } });
+
+// The question body loads this type on demand: load it once up front, so that a busy machine
+// does not turn the first test's wait into a timeout.
+beforeAll(async () => {
+  await import("./image-capture-question.tsx");
+});
 
 beforeEach(() => {
   vi.stubGlobal(
