@@ -1,6 +1,7 @@
 /**
  * Builds the API server: public calls, the authenticated /control/* calls, health, and the app.
  */
+import fastifyCompress from "@fastify/compress";
 import fastifyMultipart from "@fastify/multipart";
 import path from "node:path";
 import Fastify, { type FastifyError } from "fastify";
@@ -73,6 +74,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).send({ message: "Page or resource not found.", code: "not_found" }),
   );
+
+  // Clinic Wi-Fi is slow: the app's code and the survey definitions (a 1,000-question JSON
+  // shrinks about 20 times) travel compressed. gzip and deflate only: brotli at request time
+  // costs more CPU than it saves here. Already-compressed types (zip, JPEG) are left alone.
+  await app.register(fastifyCompress, { encodings: ["gzip", "deflate"] });
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },

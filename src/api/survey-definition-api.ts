@@ -1,43 +1,36 @@
 import { queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
 import { formatDefinitionProblem, parseSurveyDefinition } from "../survey/engine/validate-definition.ts";
 import type { SurveyDefinition } from "../survey/engine/definition.ts";
 import { DefinitionFileError, readDefinitionBody } from "../survey/read-definition-body.ts";
-import { request } from "./request.ts";
+import { definitionBodyQuery, type DefinitionAddress } from "./survey-definition-body.ts";
 
-export type DefinitionAddress = {
-  studyId: number;
-  instrumentId: number;
-  /** The {instrument} segment of the route. */
-  instrument: string;
-  /** The route's query string ("?a=1" or ""), passed through to the load call. */
-  searchStr: string;
+/** What the definition call adds about the instrument itself (contracts' definitionResponse). */
+const instrumentFacts = z.object({
+  display_name: z.string().optional(),
+  permissions: z.array(z.string()).optional(),
+});
+
+export type LoadedDefinition = {
+  definition: SurveyDefinition;
+  displayName: string | undefined;
+  /** The role codes that may administer the instrument; unknown for an older server. */
+  permissions: string[] | undefined;
 };
 
-/**
- * GET /control/admin/studies/{studyId}/instruments/{instrumentId}/{instrument} plus the query
- * string: the instrument's url with its studies segment under admin/studies (spec 02 §7).
- */
-export function definitionPath({ studyId, instrumentId, instrument }: DefinitionAddress) {
-  return `/control/admin/studies/${studyId}/instruments/${instrumentId}/${encodeURIComponent(instrument)}`;
-}
-
-/** Downloads, unzips when needed, and validates a definition; problems name question and field. */
-export async function fetchSurveyDefinition(
-  address: DefinitionAddress,
-  signal?: AbortSignal,
-): Promise<SurveyDefinition> {
-  const body = await request({
-    path: definitionPath(address),
-    query: Object.fromEntries(new URLSearchParams(address.searchStr)),
-    responseType: "auto",
-    handle403Locally: true,
-    signal,
-  });
-  const parsed = parseSurveyDefinition(await readDefinitionBody(body));
+/** Reads (unzipping when needed) and validates a definition; problems name question and field. */
+export async function parseDefinitionBody(body: unknown): Promise<LoadedDefinition> {
+  const json = await readDefinitionBody(body);
+  const parsed = parseSurveyDefinition(json);
   if (!parsed.ok) {
     throw new DefinitionFileError(parsed.problems.map(formatDefinitionProblem).join("; "));
   }
-  return parsed.definition;
+  const facts = instrumentFacts.safeParse(json);
+  return {
+    definition: parsed.definition,
+    displayName: facts.success ? facts.data.display_name : undefined,
+    permissions: facts.success ? facts.data.permissions : undefined,
+  };
 }
 
 export const surveyDefinitionQuery = (address: DefinitionAddress) =>
@@ -49,8 +42,9 @@ export const surveyDefinitionQuery = (address: DefinitionAddress) =>
       address.instrument,
       address.searchStr,
     ],
-    queryFn: ({ signal }) => fetchSurveyDefinition(address, signal),
-    // A definition does not change under an open instrument; the worker caches it for offline.
+    // The download itself may already be under way: the route's loader started it.
+    queryFn: async ({ client }) =>
+      parseDefinitionBody(await client.ensureQueryData(definitionBodyQuery(address))),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
   });

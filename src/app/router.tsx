@@ -22,6 +22,7 @@ import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { outboxQuery } from "../outbox/use-outbox.ts";
+import { definitionBodyQuery } from "../api/survey-definition-body.ts";
 import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
 import { SetPasswordPage } from "../features/password/set-password-page.tsx";
 import { alreadySetMessage } from "../features/password/already-set-message.ts";
@@ -258,10 +259,13 @@ const instrumentRoute = createRoute({
       instrument: params.instrument,
     }),
   },
-  component: lazyRouteComponent(() =>
-    import("../features/instrument/instrument-route.tsx").then((module) => ({
-      default: module.InstrumentRoute,
-    })),
+  // The download starts with the navigation, while the route's code is still loading.
+  loader: ({ context, params, location }) => {
+    void context.queryClient.prefetchQuery(definitionBodyQuery({ ...params, searchStr: location.searchStr }));
+  },
+  component: lazyPage(
+    () => import("../features/instrument/instrument-route.tsx"),
+    (module) => module.InstrumentRoute,
   ),
 });
 

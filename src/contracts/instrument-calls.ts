@@ -46,11 +46,14 @@ export type DefinitionParams = z.infer<typeof definitionParams>;
 /**
  * The latest definition of the instrument, as JSON, or (application/zip) a zip holding one file
  * `<slug>.json` with the same JSON. `version` is the definition's version number, which the
- * submission names back as version_number.
+ * submission names back as version_number; display_name and permissions are the instrument's.
  */
 export const definitionResponse = surveyDefinition.extend({
   version: z.number().int().positive(),
   instrument_id: z.number().int(),
+  /** The instrument's name in lists, and the role codes that may administer it. */
+  display_name: z.string(),
+  permissions: z.array(z.string()),
 });
 export type DefinitionResponse = z.infer<typeof definitionResponse>;
 

@@ -1,3 +1,4 @@
+import { gunzipSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, expect, it } from "vitest";
@@ -60,8 +61,24 @@ describeOnEachDatabase("the survey definition call", (api) => {
     expect(response.headers["cache-control"]).toBe("no-cache");
     const body = definitionResponse.parse(response.json());
     expect(body).toMatchObject({ id: "ham-d-17", version: 1, instrument_id: id, type: "CLINRO" });
+    // Who may administer it travels with it, for the page's access check.
+    expect(body).toMatchObject({ display_name: "HAM-D 17", permissions: ["16", "11", "12", "13"] });
     expect(body.order).toHaveLength(18);
     expect(parseDefinitionOrThrow(body).scores.map((score) => score.id)).toEqual(["total"]);
+  });
+
+  it("sends a definition gzip-compressed to a client that accepts it", async () => {
+    const { coordinator } = await signedIn();
+    const id = await idOf(101, "ham-d-17");
+    const plain = await api.request("GET", definitionUrl(101, id, "ham-d-17"), { token: coordinator });
+    const zipped = await api.request("GET", definitionUrl(101, id, "ham-d-17"), {
+      token: coordinator,
+      headers: { "accept-encoding": "gzip" },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
   });
 
   it("answers the same under /control/studies/ as under /control/admin/studies/", async () => {

@@ -39,7 +39,12 @@ export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
         throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
       }
       const [instrument] = await ctx.db
-        .select({ id: instruments.id, slug: instruments.slug })
+        .select({
+          id: instruments.id,
+          slug: instruments.slug,
+          displayName: instruments.displayName,
+          permissions: instruments.permissions,
+        })
         .from(instruments)
         .where(and(eq(instruments.id, instrumentId), eq(instruments.studyId, studyId)));
       if (!instrument || instrument.slug !== slug) {
@@ -53,7 +58,13 @@ export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!definition) {
         throw new HttpError(404, `Instrument ${instrumentId} has no definition yet.`, "definition_not_found");
       }
-      const served = servedDefinition(definition);
+      // Who may administer it comes along, so the page can show the access-denied panel without
+      // another call (and offline, from the worker's cache).
+      const served = {
+        ...servedDefinition(definition),
+        display_name: instrument.displayName,
+        permissions: instrument.permissions,
+      };
       reply.header("cache-control", "no-cache");
       if (definition.servedAs === "zip") {
         return reply

@@ -30,7 +30,7 @@ import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts"
 import { AccessDeniedPanel } from "../participant-home/access-denied-panel.tsx";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
 import { instrumentSubmissionWrites } from "./submit-instrument.ts";
-import { useInstrumentPermission } from "./use-instrument-permission.ts";
+import { mayAdminister } from "./instrument-permission.ts";
 
 const submittedMessage = msg({ id: "instrument_submitted", message: "Instrument submitted." });
 const savedForLaterMessage = msg({
@@ -71,7 +71,6 @@ export function InstrumentPage(props: InstrumentPageProps) {
   const { studyId, siteId, participantId, instrumentId, instrument, searchStr, instanceId } = props;
   const { t } = useLingui();
   const user = useStoredUser();
-  const permission = useInstrumentPermission(studyId, participantId, instrumentId);
   const definition = useQuery(surveyDefinitionQuery({ studyId, instrumentId, instrument, searchStr }));
   const write = useMemo<WriteContext | null>(
     () => (user ? { userId: user.id, username: user.username, studyId, siteId, participantId } : null),
@@ -104,8 +103,10 @@ export function InstrumentPage(props: InstrumentPageProps) {
   );
 
   const forbidden = definition.error instanceof ApiError && definition.error.status === 403;
-  if (permission.kind === "denied" || forbidden) {
-    const name = permission.kind === "denied" ? permission.name : instrument;
+  const role = user?.permissions?.[String(studyId)]?.role;
+  const denied = definition.data !== undefined && !mayAdminister(definition.data.permissions, role);
+  if (forbidden || denied) {
+    const name = definition.data?.displayName ?? definition.data?.definition.title ?? instrument;
     return (
       <div className="page page--narrow">
         <AccessDeniedPanel
@@ -150,7 +151,7 @@ export function InstrumentPage(props: InstrumentPageProps) {
     );
   }
 
-  if (!definition.data || permission.kind === "loading" || !user || !write) {
+  if (!definition.data || !user || !write) {
     return (
       <div className="page">
         <p className="empty-state" role="status">
@@ -163,12 +164,12 @@ export function InstrumentPage(props: InstrumentPageProps) {
   return (
     <LoadedInstrument
       {...props}
-      definition={definition.data}
+      definition={definition.data.definition}
       userId={user.id}
       username={user.username}
       write={write}
       sendEvent={sendEvent}
-      title={definition.data.title ?? permission.name ?? instrument}
+      title={definition.data.definition.title ?? definition.data.displayName ?? instrument}
     />
   );
 }
