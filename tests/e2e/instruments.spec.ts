@@ -6,7 +6,7 @@ import { expectNoSeriousViolations } from "./support/axe.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 // Study 103 (GAD-118, forms list) has every participant at site 1031; these tests use
-// participants 153 to 160, one each, so that they do not share instances.
+// participants 153 to 161, one each, so that they do not share instances.
 const STUDY = 103;
 const SITE = 1031;
 
@@ -153,19 +153,28 @@ test("quitting asks first, sends a cancelled event and returns to the participan
   await expect(new ParticipantHome(page).row("HAM-D 17")).toBeVisible();
 });
 
-test("a submission made offline shows the network error, and Retry stores it once", async ({
-  page,
-  context,
-}) => {
-  await openParticipant(page, 157);
+/** Opens CGI-S for a participant and answers it, up to the submission step. */
+async function answerCgiS(page: Page, participantId: number) {
+  await openParticipant(page, participantId);
   const survey = new SurveyPage(page);
   await survey.openFromParticipantHome("CGI-S");
   const instanceId = Number(new URL(page.url()).searchParams.get("instance_id"));
   await survey.choose(/^Markedly ill/);
   await survey.next().click();
   await expect(page.getByRole("heading", { name: "All questions are answered" })).toBeVisible();
+  return { survey, instanceId };
+}
 
-  await context.setOffline(true);
+const isSubmission = (response: Response) => /\/instruments\/\d+\/submission$/.test(response.url());
+
+test("a submission the server cannot be reached for shows the network error, and Retry stores it once", async ({
+  page,
+  context,
+}) => {
+  const { survey, instanceId } = await answerCgiS(page, 157);
+  // The network fails for the submission only (the device stays online, so nothing but Retry
+  // sends it again before its backoff).
+  await context.route(/\/instruments\/\d+\/submission$/, (route) => route.abort("connectionrefused"));
   await survey.finish().click();
   const modal = page.getByRole("alertdialog", { name: "Network error" });
   await expect(modal).toBeVisible({ timeout: 15_000 });
@@ -174,14 +183,32 @@ test("a submission made offline shows the network error, and Retry stores it onc
   );
   await expectNoSeriousViolations(page);
 
-  await context.setOffline(false);
-  const submitted = responseTo(page, (response) => /\/instruments\/\d+\/submission$/.test(response.url()));
+  await context.unrouteAll();
+  const submitted = responseTo(page, isSubmission);
   await modal.getByRole("button", { name: "Retry" }).click();
   expect((await submitted).status()).toBe(201);
   await expect(page.getByText("Instrument submitted.")).toBeVisible();
   await expect(page).toHaveURL(/\/participants\/157$/);
 
   const stored = await history(page, 157);
+  expect(stored.instruments.completed.filter((item) => item.instance_id === instanceId)).toHaveLength(1);
+});
+
+test("a submission finished offline is sent once the connection is back, and stored once", async ({
+  page,
+  context,
+}) => {
+  const { survey, instanceId } = await answerCgiS(page, 161);
+  await context.setOffline(true);
+  await survey.finish().click();
+  await expect(page.getByRole("alertdialog", { name: "Network error" })).toBeVisible({ timeout: 15_000 });
+
+  const submitted = responseTo(page, isSubmission);
+  await context.setOffline(false);
+  expect((await submitted).status()).toBe(201);
+  await expect(page.getByText("Instrument submitted.")).toBeVisible();
+  await expect(page).toHaveURL(/\/participants\/161$/);
+  const stored = await history(page, 161);
   expect(stored.instruments.completed.filter((item) => item.instance_id === instanceId)).toHaveLength(1);
 });
 

@@ -23,9 +23,9 @@ import {
 import { SubmissionStatusModal } from "../../outbox/ui/submission-status-modal.tsx";
 import type { EventType } from "../../contracts/events.ts";
 import type { Question, SurveyDefinition } from "../../survey/engine/definition.ts";
-import { definitionKeyOf } from "../../survey/runner/survey-draft.ts";
+import { definitionKeyOf, type SurveyDraft } from "../../survey/runner/survey-draft.ts";
 import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
-import { useSurveyDraft } from "../../survey/runner/use-survey-draft.ts";
+import { useSurveyDraft, type DraftStatus } from "../../survey/runner/use-survey-draft.ts";
 import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { AccessDeniedPanel } from "../participant-home/access-denied-panel.tsx";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
@@ -81,6 +81,13 @@ export function InstrumentPage(props: InstrumentPageProps) {
     [studyId, participantId, instrumentId, instanceId],
   );
   const sendEvent = useInstrumentEvents(eventContext, write);
+  const draftKey = draftKeyFor({
+    userId: user?.id ?? 0,
+    studyId,
+    participantId,
+    formId: `instrument:${instrumentId}:${instanceId ?? "new"}`,
+  });
+  const draft = useSurveyDraft(draftKey, user?.id);
 
   // The loader stops on a download failure and says so once (spec 02 section 8).
   const downloadFailed =
@@ -170,6 +177,9 @@ export function InstrumentPage(props: InstrumentPageProps) {
       write={write}
       sendEvent={sendEvent}
       title={definition.data.definition.title ?? definition.data.displayName ?? instrument}
+      draftKey={draftKey}
+      draftStatus={draft.status}
+      saveDraft={draft.save}
     />
   );
 }
@@ -181,6 +191,9 @@ type LoadedProps = InstrumentPageProps & {
   write: WriteContext;
   sendEvent: (type: EventType, extra?: Record<string, unknown>) => void;
   title: string;
+  draftKey: string;
+  draftStatus: DraftStatus;
+  saveDraft: (draft: SurveyDraft) => Promise<void>;
 };
 
 function LoadedInstrument(props: LoadedProps) {
@@ -188,14 +201,10 @@ function LoadedInstrument(props: LoadedProps) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const { draftKey, draftStatus: status, saveDraft: save } = props;
   const definitionKey = definitionKeyOf(definition);
-  const draftKey = draftKeyFor({
-    userId,
-    studyId,
-    participantId,
-    formId: `instrument:${instrumentId}:${instanceId ?? "new"}`,
-  });
-  const { status, save } = useSurveyDraft(draftKey, userId, definitionKey);
+  const resumable =
+    status.kind === "ready" && status.draft?.definitionKey === definitionKey ? status.draft : undefined;
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(false);
   const context = useMemo(
@@ -307,7 +316,7 @@ function LoadedInstrument(props: LoadedProps) {
       <SurveyRunner
         definition={definition}
         title={props.title}
-        draft={status.draft}
+        draft={resumable}
         definitionKey={definitionKey}
         saveDraft={save}
         context={context}

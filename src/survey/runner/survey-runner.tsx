@@ -6,7 +6,7 @@
  * the engine; this component renders them and moves the focus to each new question.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { AnswerEntry } from "../engine/answers.ts";
 import { isKnownQuestionType, type Question, type SurveyDefinition } from "../engine/definition.ts";
 import {
@@ -29,6 +29,11 @@ import { referencedFiles, type SurveyDraft } from "./survey-draft.ts";
 
 /** Next scrolls to the following question after this delay (spec 02 section 9). */
 export const NEXT_SCROLL_DELAY_MS = 300;
+/**
+ * Typing saves the draft at most this often: a long survey's whole draft is not rewritten on
+ * every keystroke. A completed step, a hidden tab and leaving the page save at once.
+ */
+export const DRAFT_TYPING_SAVE_MS = 250;
 
 export type SurveyResult = { flow: FlowState; files: Map<string, Blob> };
 
@@ -78,10 +83,40 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   );
   const { current: stepNumber, total: stepCount } = progressOf(definition, flow);
 
-  // Every change goes to the draft store at once: nothing entered is lost to a reload.
+  // Every change goes to the draft store: a completed step at once, typing within a step at
+  // most every DRAFT_TYPING_SAVE_MS, and whatever is pending when the tab is hidden or the
+  // page is left.
+  const pendingDraft = useRef<SurveyDraft | null>(null);
+  const savedFlow = useRef<FlowState | null>(null);
+  const saveTimer = useRef<number | undefined>(undefined);
+  /** Set once the survey is finished or quit: its draft is the page's to remove, not to rewrite. */
+  const closed = useRef(false);
+  const flushDraft = useCallback(() => {
+    window.clearTimeout(saveTimer.current);
+    saveTimer.current = undefined;
+    const draft = pendingDraft.current;
+    if (!draft || closed.current) return;
+    pendingDraft.current = null;
+    savedFlow.current = draft.flow;
+    void saveDraft(draft);
+  }, [saveDraft]);
   useEffect(() => {
-    void saveDraft({ definitionKey, flow, answers, files });
-  }, [saveDraft, definitionKey, flow, answers, files]);
+    pendingDraft.current = { definitionKey, flow, answers, files };
+    if (savedFlow.current !== flow) flushDraft();
+    else saveTimer.current ??= window.setTimeout(flushDraft, DRAFT_TYPING_SAVE_MS);
+  }, [flushDraft, definitionKey, flow, answers, files]);
+  useEffect(() => {
+    const flushWhenHidden = () => {
+      if (document.visibilityState === "hidden") flushDraft();
+    };
+    document.addEventListener("visibilitychange", flushWhenHidden);
+    window.addEventListener("pagehide", flushDraft);
+    return () => {
+      document.removeEventListener("visibilitychange", flushWhenHidden);
+      window.removeEventListener("pagehide", flushDraft);
+      flushDraft();
+    };
+  }, [flushDraft]);
 
   // Unknown question types: reported once each, rendered as nothing.
   useEffect(() => {
@@ -239,7 +274,11 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary"
             disabled={props.finishing}
-            onClick={() => props.onFinish({ flow, files: referencedFiles(answers, files) })}
+            onClick={() => {
+              flushDraft();
+              closed.current = true;
+              props.onFinish({ flow, files: referencedFiles(answers, files) });
+            }}
           >
             <Trans id="survey_finish">Finish</Trans>
           </button>
@@ -270,7 +309,14 @@ export function SurveyRunner(props: SurveyRunnerProps) {
               <button type="button" className="button button--secondary" onClick={() => setQuitting(false)}>
                 <Trans id="modal_cancel">Cancel</Trans>
               </button>
-              <button type="button" className="button button--danger" onClick={props.onQuit}>
+              <button
+                type="button"
+                className="button button--danger"
+                onClick={() => {
+                  closed.current = true;
+                  props.onQuit();
+                }}
+              >
                 <Trans id="survey_quit_confirm">Quit</Trans>
               </button>
             </>

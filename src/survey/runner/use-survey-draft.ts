@@ -22,10 +22,16 @@ async function claimWithRetry(draftKey: string) {
   }
 }
 
-export function useSurveyDraft(draftKey: string, userId: number, definitionKey: string) {
+/**
+ * Starts as soon as the page knows who and what (before the definition has arrived), so the
+ * lock and the read overlap the download. The caller resumes the draft only when it belongs to
+ * the definition it got (definitionKeyOf).
+ */
+export function useSurveyDraft(draftKey: string, userId: number | undefined) {
   const [status, setStatus] = useState<DraftStatus>({ kind: "loading" });
 
   useEffect(() => {
+    if (userId === undefined) return;
     let release: (() => void) | undefined;
     let cancelled = false;
     void (async () => {
@@ -41,16 +47,18 @@ export function useSurveyDraft(draftKey: string, userId: number, definitionKey: 
       release = ownership.release;
       const saved = await loadDraft<SurveyDraft>(draftKey);
       if (cancelled) return;
-      const usable = saved && saved.userId === userId && saved.value.definitionKey === definitionKey;
-      setStatus({ kind: "ready", draft: usable ? saved.value : undefined });
+      setStatus({ kind: "ready", draft: saved && saved.userId === userId ? saved.value : undefined });
     })();
     return () => {
       cancelled = true;
       release?.();
     };
-  }, [draftKey, userId, definitionKey]);
+  }, [draftKey, userId]);
 
-  const save = useCallback((draft: SurveyDraft) => saveDraft(draftKey, userId, draft), [draftKey, userId]);
+  const save = useCallback(
+    (draft: SurveyDraft) => (userId === undefined ? Promise.resolve() : saveDraft(draftKey, userId, draft)),
+    [draftKey, userId],
+  );
 
   return { status, save };
 }
