@@ -10,6 +10,7 @@
  */
 /// <reference lib="webworker" />
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
+import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
@@ -31,6 +32,11 @@ const DEFINITION_NETWORK_TIMEOUT_S = 5;
 
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
+// The first visit is served by the worker as soon as it is installed, not from the next load
+// on: pages that load on demand (the instrument route, the PDF viewer) then come from the
+// precache if the network drops during that first session. An update still waits for the
+// user (skipWaiting only on their choice).
+clientsClaim();
 
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL("/index.html"), {

@@ -21,6 +21,7 @@ import { LoginPage } from "../features/login/login-page.tsx";
 import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
+import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
 import { outboxQuery } from "../outbox/use-outbox.ts";
 import { definitionBodyQuery } from "../api/survey-definition-body.ts";
 import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
@@ -89,10 +90,8 @@ const outboxRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/outbox",
   loader: ({ context }) => context.queryClient.ensureQueryData(outboxQuery()),
-  component: lazyPage(
-    () => import("../features/outbox-review/outbox-review-page.tsx"),
-    (module) => module.OutboxReviewPage,
-  ),
+  // Not loaded on demand: the queue is what a clinician reviews when the network is gone.
+  component: OutboxReviewPage,
 });
 
 const forcedChangeRoute = createRoute({

@@ -186,8 +186,12 @@ test("a form staff1 may not administer shows a lock; signing in as a coordinator
   await dialog.getByLabel("Username").fill(COORDINATOR);
   await dialog.getByLabel("Password").fill(DEMO_PASSWORD);
   await dialog.getByRole("button", { name: "Log in" }).click();
-  // The instrument route belongs to the survey engine issue: the not-found page until then.
-  await expect(page).toHaveURL(/\/studies\/101\/sites\/1011\/participants\/\d+\/instruments\/\d+\/cgi-s$/);
+  await expect(page).toHaveURL(
+    /\/studies\/101\/sites\/1011\/participants\/\d+\/instruments\/\d+\/cgi-s\?instance_id=\d+$/,
+  );
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Clinical Global Impression - Severity" }),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Carmen Ortiz" })).toBeVisible();
 });
 
