@@ -92,7 +92,7 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expectNoSeriousViolations(page);
   await answerHamdItems(page, 1, 17);
 
-  await expect(page.getByRole("heading", { name: "All questions are answered" })).toBeFocused();
+  await expect(page.getByRole("heading", { name: "Ready to submit" })).toBeFocused();
   await expect(page.getByText("19 of 19")).toBeVisible();
   await expectNoSeriousViolations(page);
   const submitted = responseTo(page, (response) => response.url().endsWith("/instruments/13/submission"));
@@ -161,7 +161,7 @@ async function answerCgiS(page: Page, participantId: number) {
   const instanceId = Number(new URL(page.url()).searchParams.get("instance_id"));
   await survey.choose(/^Markedly ill/);
   await survey.next().click();
-  await expect(page.getByRole("heading", { name: "All questions are answered" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Ready to submit" })).toBeVisible();
   return { survey, instanceId };
 }
 

@@ -227,8 +227,8 @@ export function SurveyRunner(props: SurveyRunnerProps) {
       <div ref={stepRef} className="survey__step" key={stepId} tabIndex={-1}>
         {atSubmission ? (
           <section className="survey__submission" aria-labelledby={SUBMISSION_HEADING_ID}>
-            <h2 id={SUBMISSION_HEADING_ID} className="survey__question-label" tabIndex={-1}>
-              <Trans id="survey_submission_heading">All questions are answered</Trans>
+            <h2 id={SUBMISSION_HEADING_ID} className="question__label" tabIndex={-1}>
+              <Trans id="survey_submission_heading">Ready to submit</Trans>
             </h2>
             <p>
               <Trans id="survey_submission_body">
