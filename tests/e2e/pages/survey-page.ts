@@ -38,8 +38,7 @@ export class SurveyPage {
   readonly questionHeading = (label: string) =>
     this.page.getByRole("heading", { level: 2, name: label, exact: true });
   /** The heading of the submission step. */
-  readonly submissionHeading = () =>
-    this.page.getByRole("heading", { level: 2, name: "Ready to submit" });
+  readonly submissionHeading = () => this.page.getByRole("heading", { level: 2, name: "Ready to submit" });
 
   /** Waits for the step of a question: shown, and its heading holds the focus. */
   async expectStep(label: string) {
