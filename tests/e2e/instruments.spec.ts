@@ -6,7 +6,7 @@ import { expectNoSeriousViolations } from "./support/axe.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 // Study 103 (GAD-118, forms list) has every participant at site 1031; these tests use
-// participants 153 to 161, one each, so that they do not share instances.
+// participants 153 to 163 (not 156 or 162, whose HAM-D is done), one each, so that they do not share instances.
 const STUDY = 103;
 const SITE = 1031;
 
@@ -268,6 +268,31 @@ test.describe("definitions the page cannot use", () => {
     // Nothing to answer, nothing that holds the flow.
     await survey.next().click();
     await expect(page.getByRole("heading", { level: 2, name: "How is the mood today?" })).toBeFocused();
+  });
+
+  test("a definition that does not validate says which question and field are wrong", async ({ page }) => {
+    await page.route("**/control/admin/studies/103/instruments/*/ham-d-17*", (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({
+          id: "broken",
+          type: "CLINRO",
+          version: 1,
+          order: ["mood"],
+          questions: { mood: { id: "mood", type: "select_one", label: "Mood", choices_order: ["low"] } },
+        }),
+      }),
+    );
+    await openParticipant(page, 163);
+    const downloadFailed = eventResponse(page, "downloadFailed");
+    await page
+      .getByRole("tabpanel")
+      .getByRole("button", { name: /^HAM-D 17/ })
+      .click();
+    await expect(page.getByText(/The instrument's definition is not valid: Question "mood"/)).toBeVisible();
+    expect((await downloadFailed).status()).toBe(200);
+    await expect(page.getByRole("radio")).toHaveCount(0);
   });
 
   test("a definition that fails to download stops the loader and sends downloadFailed", async ({ page }) => {

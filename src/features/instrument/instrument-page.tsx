@@ -12,6 +12,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { surveyDefinitionQuery } from "../../api/survey-definition-api.ts";
 import { ApiError } from "../../api/request.ts";
+import { DefinitionFileError } from "../../survey/read-definition-body.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import {
@@ -96,8 +97,8 @@ export function InstrumentPage(props: InstrumentPageProps) {
   useEffect(() => {
     if (!downloadFailed || reportedDownload.current) return;
     reportedDownload.current = true;
-    sendEvent("downloadFailed");
-  }, [downloadFailed, sendEvent]);
+    sendEvent("downloadFailed", { reason: definition.error?.message });
+  }, [downloadFailed, sendEvent, definition.error]);
 
   const participantLink = (
     <Link
@@ -137,17 +138,28 @@ export function InstrumentPage(props: InstrumentPageProps) {
   }
 
   if (downloadFailed) {
+    // A definition that arrived but does not validate is not a connection problem: say what is
+    // wrong with it (the question and field), for the study team.
+    const unreadable = definition.error instanceof DefinitionFileError ? definition.error.message : null;
     return (
       <div className="page page--narrow">
         <h1 tabIndex={-1}>
           <Trans id="instrument_download_failed">The instrument could not be downloaded.</Trans>
         </h1>
-        <p>
-          <Trans id="instrument_download_failed_body">
-            Check the connection and try again. An instrument opened once before also opens without a
-            connection.
-          </Trans>
-        </p>
+        {unreadable ? (
+          <p>
+            <Trans id="instrument_definition_invalid">
+              The instrument's definition is not valid: {unreadable}. Tell the study team.
+            </Trans>
+          </p>
+        ) : (
+          <p>
+            <Trans id="instrument_download_failed_body">
+              Check the connection and try again. An instrument opened once before also opens without a
+              connection.
+            </Trans>
+          </p>
+        )}
         <div className="page__actions">
           <button type="button" className="button button--primary" onClick={() => void definition.refetch()}>
             <Trans id="instrument_download_retry">Try again</Trans>
