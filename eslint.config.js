@@ -4,6 +4,19 @@ import pluginLingui from "eslint-plugin-lingui";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import localRules from "./eslint/no-cross-feature-imports.js";
+
+/** Packages that draw UI or hold UI state: the survey engine and the outbox stay plain. */
+const UI_PACKAGES = ["react", "react/*", "react-dom", "react-dom/*", "@tanstack/*", "@lingui/*"];
+/** App folders above the plain layers (relative imports resolve to these names). */
+const UI_FOLDERS = [
+  "**/features/**",
+  "**/widgets/**",
+  "**/outbox-ui/**",
+  "**/app/**",
+  "**/survey/questions/**",
+  "**/survey/runner/**",
+];
 
 export default tseslint.config(
   {
@@ -14,6 +27,7 @@ export default tseslint.config(
       ".e2e-data",
       "test-results",
       "playwright-report",
+      "dist-gallery",
       "src/i18n/locales",
     ],
   },
@@ -36,7 +50,8 @@ export default tseslint.config(
   {
     // Every text a person reads goes through Lingui.
     files: ["src/**/*.tsx"],
-    ignores: ["src/**/*.test.tsx"],
+    // Stories are the developers' gallery: their sample data is not product text.
+    ignores: ["src/**/*.test.tsx", "src/**/*.stories.tsx", "src/survey/questions/question-harness.tsx"],
     plugins: { lingui: pluginLingui },
     rules: {
       "lingui/no-unlocalized-strings": [
@@ -63,5 +78,90 @@ export default tseslint.config(
     // The engine-like modules stay plain: no React, router or Lingui in the service worker.
     files: ["sw/**/*.ts"],
     languageOptions: { globals: { ...globals.serviceworker } },
+  },
+  {
+    // Layer rules (docs/architecture.md). Features do not import one another.
+    files: ["src/features/**/*.{ts,tsx}"],
+    plugins: { local: localRules },
+    rules: { "local/no-cross-feature-imports": "error" },
+  },
+  {
+    // The survey engine (also run by the server) and the outbox are plain TypeScript: they return
+    // codes and data; the UI turns them into text and pixels.
+    files: ["src/survey/engine/**/*.ts", "src/outbox/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: UI_PACKAGES,
+              message: "The survey engine and the outbox import no React, router or Lingui.",
+            },
+            {
+              group: UI_FOLDERS,
+              message: "The survey engine and the outbox import nothing from the UI layers.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // One door to the network: src/api/ (and the service worker, which is its own program).
+    files: ["src/**/*.{ts,tsx}"],
+    ignores: ["src/api/**", "src/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-globals": [
+        "error",
+        { name: "fetch", message: "Only src/api/ calls fetch: add a typed call there." },
+        { name: "XMLHttpRequest", message: "Only src/api/ talks to the network." },
+      ],
+      "no-restricted-properties": [
+        "error",
+        ...["window", "globalThis", "self"].map((object) => ({
+          object,
+          property: "fetch",
+          message: "Only src/api/ calls fetch: add a typed call there.",
+        })),
+      ],
+    },
+  },
+  {
+    // One door to the environment: server/env.ts parses it once (scripts, tests and benches may read it).
+    files: ["server/**/*.ts"],
+    ignores: ["server/env.ts", "server/**/*.test.ts"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        {
+          object: "process",
+          property: "env",
+          message: "Only server/env.ts reads process.env: add the variable there.",
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "node:process",
+              importNames: ["env"],
+              message: "Only server/env.ts reads the environment.",
+            },
+            { name: "process", importNames: ["env"], message: "Only server/env.ts reads the environment." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Type-aware rules where promises cross into callbacks: a dropped promise loses its error.
+    files: ["src/**/*.{ts,tsx}", "server/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+    },
   },
 );

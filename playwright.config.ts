@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_DATA_DIR, E2E_STATIC_DIR } from "./tests/e2e/support/e2e-dirs.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 // Lets a test answer requests that the service worker itself makes (Chromium only), so the
@@ -45,15 +46,15 @@ export default defineConfig({
   ],
   webServer: {
     // The real server serving the production build, on a fresh embedded database with demo data.
-    command: "rm -rf .e2e-data && node --import tsx server/main.ts",
+    command: `rm -rf ${E2E_DATA_DIR} && node --import tsx server/main.ts`,
     url: `http://localhost:${PORT}/healthz`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
-      DATA_DIR: ".e2e-data",
-      STATIC_DIR: "dist",
+      DATA_DIR: E2E_DATA_DIR,
+      STATIC_DIR: E2E_STATIC_DIR,
       SEED: "demo",
       LOG_LEVEL: "warn",
     },

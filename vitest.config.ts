@@ -21,7 +21,8 @@ export default defineConfig({
           environment: "node",
           include: ["tests/api/**/*.test.ts", "server/**/*.test.ts"],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // A harness migrates and seeds a fresh database per file: slow when the machine is busy.
+          hookTimeout: 120_000,
         },
       },
     ],

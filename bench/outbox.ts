@@ -1,18 +1,66 @@
 /**
  * `npm run bench:outbox`: enqueue 500 writes offline (every tenth a 1 MB image upload, the rest
- * events) in the production build, go online, and print the time until the outbox is empty and
- * the number of requests sent. Needs `npm run build` first; uses Chromium and a server of its own.
+ * events), spread over 20 participants, in the production build, go online, and print the time
+ * until the outbox is empty and the number of requests sent. Beside it, the floor: the same 500
+ * requests (fresh Idempotency-Keys, the same token) sent from Node by a plain pool of fetch
+ * calls with the drain's concurrency, and the ratio of the two (target: 1.5 times or less).
+ * Needs `npm run build` first; uses Chromium and a server of its own.
  */
+import "fake-indexeddb/auto";
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { chromium } from "@playwright/test";
+import { sendOutboxItem } from "../src/api/send-outbox-item.ts";
+import { DRAIN_CONCURRENCY } from "../src/outbox/drain.ts";
+import { eventsWrite, makeOutboxItem, uploadWrite } from "../src/outbox/enqueue.ts";
+import type { OutboxItem } from "../src/outbox/outbox-item.ts";
 import { createPortalServer } from "../tests/e2e/support/server-process.ts";
 
 const ITEMS = 500;
 const IMAGE_EVERY = 10;
 const IMAGE_BYTES = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-/** Participant 1 is at site 1011 of study 101 in the demo seed. */
-const PARTICIPANT_ID = 1;
+/** The demo seed puts study 101's odd participant ids at site 1011, the coordinator's. */
+const PARTICIPANT_IDS = Array.from({ length: 20 }, (_, index) => 1 + 2 * index);
+const participantOf = (index: number) => PARTICIPANT_IDS[index % PARTICIPANT_IDS.length]!;
+
+/** The same writes as the page enqueues, as outbox items of the signed-in user. */
+function floorItems(user: { id: number; username: string }) {
+  const image = new Uint8Array(IMAGE_BYTES);
+  image.set([0xff, 0xd8, 0xff, 0xe0]);
+  return Array.from({ length: ITEMS }, (_, index) => {
+    const context = { userId: user.id, username: user.username, participantId: participantOf(index) };
+    return makeOutboxItem(
+      index % IMAGE_EVERY === 0
+        ? uploadWrite(new Blob([image], { type: "image/jpeg" }), {
+            file_name: `floor-${Date.now()}-${index}.jpeg`,
+            module_name: "clinro",
+            participant_id: participantOf(index),
+          })
+        : eventsWrite([{ type: "seen", timestamp: new Date().toISOString(), info: { index } }], `e${index}`),
+      context,
+    );
+  });
+}
+
+/** The floor: each item sent once by a pool of `concurrency` plain fetch loops. */
+async function sendPlainly(baseUrl: string, items: OutboxItem[], token: string, concurrency: number) {
+  const queue = [...items];
+  const failures: string[] = [];
+  const fetchAt: typeof fetch = (input, init) => fetch(new URL(String(input), baseUrl), init);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) {
+        const outcome = await sendOutboxItem(item, token, fetchAt);
+        if (outcome.kind !== "answered" || outcome.status >= 300)
+          failures.push(`${item.label}: ${outcome.message}`);
+      }
+    }),
+  );
+  if (failures.length > 0) throw new Error(`The floor's requests failed: ${failures.slice(0, 3).join("; ")}`);
+  return performance.now() - started;
+}
 
 const server = await createPortalServer(4390);
 await server.start();
@@ -20,7 +68,7 @@ const browser = await chromium.launch({
   executablePath: existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined,
   args: ["--no-sandbox"],
 });
-const results: { drainMs: number; requests: number; retried: number }[] = [];
+const results: { drainMs: number; requests: number; retried: number; floorMs: number }[] = [];
 try {
   for (let run = 0; run < RUNS; run++) {
     const context = await browser.newContext();
@@ -34,7 +82,7 @@ try {
 
     await context.setOffline(true);
     await page.evaluate(
-      async ({ items, imageEvery, imageBytes, participantId }) => {
+      async ({ items, imageEvery, imageBytes, participantIds }) => {
         const handle = window.clinroOutbox!;
         const image = new Uint8Array(imageBytes);
         image.set([0xff, 0xd8, 0xff, 0xe0]);
@@ -45,17 +93,18 @@ try {
               imageArray,
               "image/jpeg",
               `bench-${Date.now()}-${index}.jpeg`,
-              participantId,
+              participantIds[index % participantIds.length]!,
             );
           } else {
             await handle.enqueueEvents(
               [{ type: "seen", timestamp: new Date().toISOString(), info: { index } }],
               `e${index}`,
+              participantIds[index % participantIds.length],
             );
           }
         }
       },
-      { items: ITEMS, imageEvery: IMAGE_EVERY, imageBytes: IMAGE_BYTES, participantId: PARTICIPANT_ID },
+      { items: ITEMS, imageEvery: IMAGE_EVERY, imageBytes: IMAGE_BYTES, participantIds: PARTICIPANT_IDS },
     );
     const queued = await page.evaluate(async () => (await window.clinroOutbox!.list()).length);
     if (queued !== ITEMS) throw new Error(`expected ${ITEMS} queued items, found ${queued}`);
@@ -70,21 +119,43 @@ try {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const drainMs = performance.now() - started;
-    results.push({ drainMs, requests, retried: requests - ITEMS });
+    const user = await page.evaluate(
+      () =>
+        JSON.parse(localStorage.getItem("user") ?? "null") as { id: number; username: string; token: string },
+    );
     await context.close();
+    // The floor, right after, on the same server and database.
+    const floorMs = await sendPlainly(server.url, floorItems(user), user.token, DRAIN_CONCURRENCY);
+    results.push({ drainMs, requests, retried: requests - ITEMS, floorMs });
   }
 } finally {
   await browser.close();
   await server.dispose();
 }
 
-const drains = results.map((result) => result.drainMs).sort((a, b) => a - b);
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const median = (values: number[]) => sorted(values)[Math.floor(values.length / 2)]!;
+const drains = sorted(results.map((result) => result.drainMs));
+const floors = sorted(results.map((result) => result.floorMs));
+const ratios = sorted(results.map((result) => result.drainMs / result.floorMs));
 console.log(
-  `outbox drain: ${ITEMS} items (${ITEMS / IMAGE_EVERY} images of 1 MB), ${RUNS} runs, database ${server.onPostgres ? "PostgreSQL" : "PGlite"}`,
+  `outbox drain: ${ITEMS} items (${ITEMS / IMAGE_EVERY} images of 1 MB) over ${PARTICIPANT_IDS.length} participants, ${RUNS} runs, concurrency ${DRAIN_CONCURRENCY}, database ${server.onPostgres ? "PostgreSQL" : "PGlite"}`,
 );
-console.log(
-  `  time to drain  min ${drains[0]!.toFixed(0)} ms  median ${drains[Math.floor(drains.length / 2)]!.toFixed(0)} ms  max ${drains.at(-1)!.toFixed(0)} ms`,
-);
+console.log(`  ${"".padEnd(38)}${"min".padStart(9)}${"median".padStart(9)}${"max".padStart(9)}`);
+const line = (label: string, values: number[], digits = 0, unit = "ms") =>
+  console.log(
+    `  ${label.padEnd(38)}${values[0]!.toFixed(digits).padStart(9)}${median(values).toFixed(digits).padStart(9)}${values.at(-1)!.toFixed(digits).padStart(9)} ${unit}`,
+  );
+line("the outbox drains (page)", drains);
+line("floor: the same requests, Node fetch", floors);
+line("drain / floor (target <= 1.5)", ratios, 2, "x");
 for (const [index, result] of results.entries()) {
-  console.log(`  run ${index + 1}: ${result.drainMs.toFixed(0)} ms, ${result.requests} requests sent`);
+  console.log(
+    `  run ${index + 1}: drain ${result.drainMs.toFixed(0)} ms, ${result.requests} requests sent; floor ${result.floorMs.toFixed(0)} ms`,
+  );
 }
+console.log(
+  `  load average ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`,
+);

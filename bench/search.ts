@@ -2,10 +2,12 @@
  * `npm run bench:search`: participant search answer times through HTTP, with 100,000
  * participants in one study and site. Runs on the embedded PGlite database, and on PostgreSQL
  * too when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set: a throw-away database is created
- * on that server and dropped at the end. Prints figures; asserts nothing about them.
+ * on that server and dropped at the end. Beside each search through HTTP, the bare SQL it runs
+ * (the route's own query, participantSearchSelect's toSQL(), sent straight to the driver), and
+ * the ratio of the two medians (target: 2 times or less). Prints figures; asserts nothing.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { participantSearchResponse } from "../src/contracts/participant.ts";
@@ -15,6 +17,7 @@ import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import { sitePermissions, sites, studies, studyPermissions, users } from "../server/db/schema.ts";
 import { FIRST_NAMES_F, FIRST_NAMES_M, FIRST_NAMES_O } from "../server/db/seed/demo-people.ts";
+import { participantSearchSelect } from "../server/routes/participants/search.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
 
 const PARTICIPANTS = 100_000;
@@ -135,6 +138,13 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+function median(times: number[]) {
+  return percentile(
+    [...times].sort((a, b) => a - b),
+    50,
+  );
+}
+
 function summary(times: number[]) {
   const sorted = [...times].sort((a, b) => a - b);
   return `median ${percentile(sorted, 50).toFixed(1).padStart(6)} ms  p95 ${percentile(sorted, 95).toFixed(1).padStart(6)} ms`;
@@ -202,15 +212,49 @@ async function benchOn(label: string, options: DatabaseOptions) {
         return { elapsed, rows: participantSearchResponse.parse(body).response.length };
       };
 
+      /** The route's query, bare: its SQL text and parameters straight to the driver. */
+      const client = (db as unknown as { $client: RawClient }).$client;
+      const timeBareSql = async (text: string) => {
+        const query = participantSearchSelect(db, user!.id, STUDY_ID, SITE_ID, text).toSQL();
+        const started = performance.now();
+        const result =
+          database.kind === "pglite"
+            ? ((await client.query(query.sql, query.params)) as { rows: unknown[] }).rows
+            : ((await client.unsafe(query.sql, query.params)) as unknown[]);
+        return { elapsed: performance.now() - started, rows: result.length };
+      };
+
+      /** The same call without the socket (Fastify's inject): the rest is the route's own work. */
+      const timeInjected = async (text: string) => {
+        const started = performance.now();
+        const answer = await app.inject({
+          url: `/control/studies/${STUDY_ID}/sites/${SITE_ID}/clinro_search?search_value=${encodeURIComponent(text)}`,
+          headers: { authorization: `Bearer ${token}` },
+        });
+        answer.json();
+        return performance.now() - started;
+      };
+
       const terms = searchTerms();
-      for (const term of terms.slice(0, WARM_UP_SEARCHES)) await timeSearch(term.text);
-      const byKind = new Map<string, { times: number[]; rows: number[] }>();
+      for (const term of terms.slice(0, WARM_UP_SEARCHES)) {
+        await timeSearch(term.text);
+        await timeInjected(term.text);
+        await timeBareSql(term.text);
+      }
+      const byKind = new Map<string, { times: number[]; bare: number[]; rows: number[] }>();
       const all: number[] = [];
+      const allBare: number[] = [];
+      const allInjected: number[] = [];
       for (const term of terms) {
         const { elapsed, rows } = await timeSearch(term.text);
+        allInjected.push(await timeInjected(term.text));
+        const bare = await timeBareSql(term.text);
+        if (bare.rows !== rows) throw new Error(`"${term.text}": ${rows} rows by HTTP, ${bare.rows} bare`);
         all.push(elapsed);
-        const entry = byKind.get(term.kind) ?? { times: [], rows: [] };
+        allBare.push(bare.elapsed);
+        const entry = byKind.get(term.kind) ?? { times: [], bare: [], rows: [] };
         entry.times.push(elapsed);
+        entry.bare.push(bare.elapsed);
         entry.rows.push(rows);
         byKind.set(term.kind, entry);
       }
@@ -241,10 +285,16 @@ async function benchOn(label: string, options: DatabaseOptions) {
         `\n${label}: ${PARTICIPANTS.toLocaleString("en")} participants in one site, inserted in ${seedSeconds.toFixed(1)} s, analysed in ${analyzeSeconds.toFixed(1)} s`,
       );
       console.log(`  all ${SEARCHES} searches through HTTP      ${summary(all)}`);
+      console.log(`  the same, no socket (app.inject)     ${summary(allInjected)}`);
+      console.log(`  the same searches, bare SQL          ${summary(allBare)}`);
+      console.log(
+        `  HTTP / bare SQL, medians             ${(median(all) / median(allBare)).toFixed(2)}x (target: 2x or less)`,
+      );
+      console.log("  by kind: through HTTP | bare SQL");
       for (const [kind, entry] of byKind) {
         const meanRows = entry.rows.reduce((sum, rows) => sum + rows, 0) / entry.rows.length;
         console.log(
-          `  ${kind.padEnd(32)} ${summary(entry.times)}  (n=${entry.times.length}, ${meanRows.toFixed(0)} rows on average)`,
+          `  ${kind.padEnd(32)} ${summary(entry.times)} | ${summary(entry.bare)}  (n=${entry.times.length}, ${meanRows.toFixed(0)} rows on average)`,
         );
       }
       console.log("  plans:");
@@ -258,6 +308,17 @@ async function benchOn(label: string, options: DatabaseOptions) {
   }
 }
 
+/** The drivers' own query calls: PGlite's query, postgres.js's unsafe. */
+type RawClient = {
+  query: (text: string, params: unknown[]) => Promise<unknown>;
+  unsafe: (text: string, params: unknown[]) => Promise<unknown>;
+};
+
+console.log(
+  `load average at the start: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`,
+);
 await benchOn("PGlite (in memory)", { kind: "pglite" });
 
 // The bench is a script run by hand: it reads its own settings, as the tests do.
@@ -272,3 +333,8 @@ if (postgresUrl) {
 } else {
   console.log("\nPostgreSQL: skipped (set BENCH_DATABASE_URL or TEST_DATABASE_URL to run it)");
 }
+console.log(
+  `load average at the end: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`,
+);

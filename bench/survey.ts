@@ -13,6 +13,9 @@
  * definition call started and ended. The answers go through the questions' own controls
  * (Playwright clicks on choice labels, filled fields); the 700 steps between the two windows are
  * answered the same way from inside the page, without a pointerdown, so they record nothing.
+ * Beside the first visits: the JS heap after a forced garbage collection (CDP) once the first
+ * question shows, and the installed app: a navigation after the service worker has installed
+ * and cached the app and the definition (--installed-runs, as many as --runs by default).
  * Flags: --runs 5, --n 300,1000, --files (lists the files shipped). Runs `npm run build` first
  * when dist/ is missing or older than the sources, and serves a copy of dist/. Prints figures and
  * the issue's targets (half of a best-known engine's); asserts nothing about them.
@@ -34,14 +37,20 @@ import { benchSurvey, type PlannedQuestion } from "./survey-definition.ts";
 const { values: flags } = parseArgs({
   options: {
     runs: { type: "string", default: "5" },
+    /** Runs of the installed-app case per size (default: as many as --runs). */
+    "installed-runs": { type: "string" },
     n: { type: "string", default: "300,1000" },
     /** Lists the JS and CSS files of each size's first run. */
     files: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(flags.runs);
+const INSTALLED_RUNS = Number(flags["installed-runs"] ?? flags.runs);
 const SIZES = flags.n.split(",").map(Number);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("--runs takes a positive whole number");
+if (!Number.isInteger(INSTALLED_RUNS) || INSTALLED_RUNS < 0) {
+  throw new Error("--installed-runs takes a whole number");
+}
 if (SIZES.some((size) => !Number.isInteger(size) || size < 102)) {
   throw new Error("--n takes question counts of at least 102, separated by commas");
 }
@@ -57,7 +66,7 @@ const STEPS = 100;
 const LATE_FROM_SIZE = 1000;
 const LATE_FIRST_STEP = 801;
 /** Half of the best-known engine's figures (the issue's targets). */
-const TARGETS = { firstQuestionMs: 930 / 2, nextMs: 25 / 2, gzipKiB: 444 / 2 };
+const TARGETS = { firstQuestionMs: 930 / 2, nextMs: 25 / 2, gzipKiB: 444 / 2, heapMiB: 12.4 / 2 };
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROMIUM = existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
 
@@ -384,6 +393,17 @@ type RunResult = {
   scriptsEnd: number;
   early: StepFigure[];
   late: StepFigure[];
+  /** JS heap used after a forced garbage collection, the first question shown, in bytes. */
+  heapAfterGc: number;
+};
+
+/** The installed app: a navigation once the worker has installed and cached everything. */
+type InstalledResult = {
+  firstDom: number;
+  firstPainted: number;
+  definitionStart: number;
+  definitionEnd: number;
+  heapAfterGc: number;
 };
 
 /** Answers one question with Playwright's real input: clicks on choice labels, typed fields. */
@@ -520,6 +540,7 @@ async function oneRun(
     }
     // Whatever the route still loads once the question shows (lazy chunks) counts too.
     await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
+    const heap = await heapAfterGc(page);
     const files = await Promise.all(shipped);
     const timing = await page.evaluate(
       ({ definitionPath, firstDom }) => {
@@ -574,6 +595,104 @@ async function oneRun(
       encodings: [...encodings].sort(),
       early: stepFigures(samples, plan, 1),
       late,
+      heapAfterGc: heap,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** The JS heap after a forced garbage collection (CDP), in bytes. */
+async function heapAfterGc(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("HeapProfiler.enable");
+    await cdp.send("HeapProfiler.collectGarbage");
+    const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+    return usedSize;
+  } finally {
+    await cdp.detach();
+  }
+}
+
+/** When the definition call started and ended, from navigation start. */
+function definitionTiming(page: Page, definitionPath: string) {
+  return page.evaluate((path) => {
+    const entries = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+    const definition = entries.find((entry) => new URL(entry.name).pathname.startsWith(path));
+    return {
+      definitionStart: definition?.startTime ?? Number.NaN,
+      definitionEnd: definition?.responseEnd ?? Number.NaN,
+    };
+  }, definitionPath);
+}
+
+async function waitForFirstQuestion(page: Page, firstId: string) {
+  await page.waitForFunction(
+    () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench.first?.painted != null,
+    undefined,
+    { timeout: 60_000, polling: 50 },
+  );
+  const probe = await page.evaluate(() => (window as unknown as { __surveyBench: ProbeState }).__surveyBench);
+  if (probe.first?.labelId !== `question-label-${firstId}`) {
+    throw new Error(`The first label seen was ${probe.first?.labelId}, not question-label-${firstId}`);
+  }
+  return probe.first;
+}
+
+/**
+ * The installed app: a first visit lets the worker install and take the page; a reload goes
+ * through the worker, which caches the definition (and the page keeps its validated copy); the
+ * measured navigation comes after, with every cache warm, as a clinician opens an instrument on
+ * a device they use every day.
+ */
+async function installedRun(
+  serverUrl: string,
+  instrument: ImportedInstrument,
+  plan: readonly PlannedQuestion[],
+  storageState: Awaited<ReturnType<BrowserContext["storageState"]>>,
+): Promise<InstalledResult> {
+  const browser = await launch();
+  try {
+    const state = structuredClone(storageState);
+    for (const origin of state.origins) {
+      for (const item of origin.localStorage) {
+        if (item.name !== "user") continue;
+        item.value = JSON.stringify({ ...(JSON.parse(item.value) as object), last_active: Date.now() });
+      }
+    }
+    const context = await browser.newContext({ storageState: state, viewport: { width: 1024, height: 768 } });
+    await context.addInitScript({ content: PROBE_SCRIPT });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    const route = `${serverUrl}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${instrument.instrumentId}/${instrument.slug}`;
+    const definitionPath = `/control/admin/studies/${STUDY_ID}/instruments/${instrument.instrumentId}/`;
+    await page.goto(route);
+    await waitForFirstQuestion(page, plan[0]!.id);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 60_000,
+    });
+    await page.reload();
+    await waitForFirstQuestion(page, plan[0]!.id);
+    await page.waitForFunction(
+      async (path) => {
+        const cache = await caches.open("clinro-survey-definitions");
+        return (await cache.keys()).some((request) => new URL(request.url).pathname.startsWith(path));
+      },
+      definitionPath,
+      { timeout: 30_000, polling: 200 },
+    );
+    // The validated copy is written after the page has its definition: give it a moment.
+    await page.waitForTimeout(500);
+
+    await page.goto(route);
+    const first = await waitForFirstQuestion(page, plan[0]!.id);
+    await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
+    return {
+      firstDom: first.dom,
+      firstPainted: first.painted ?? Number.NaN,
+      ...(await definitionTiming(page, definitionPath)),
+      heapAfterGc: await heapAfterGc(page),
     };
   } finally {
     await browser.close();
@@ -656,7 +775,7 @@ type FigureRow = [
   target?: number,
 ];
 
-function printResults(size: number, results: readonly RunResult[]) {
+function printResults(size: number, results: readonly RunResult[], installed: readonly InstalledResult[]) {
   const kib = (bytes: number) => bytes / 1024;
   console.log(`\nN = ${size.toLocaleString("en")} questions, ${results.length} fresh-browser runs`);
   console.log(
@@ -677,8 +796,34 @@ function printResults(size: number, results: readonly RunResult[]) {
     ["navigation -> definition received (info)", (r) => r.definitionEnd, 0, "ms"],
     ["navigation -> first question in DOM", (r) => r.firstDom, 0, "ms"],
     ["navigation -> first question painted", (r) => r.firstPainted, 0, "ms", TARGETS.firstQuestionMs],
+    [
+      "JS heap after a forced GC, question shown",
+      (r) => r.heapAfterGc / 1024 / 1024,
+      1,
+      "MiB",
+      TARGETS.heapMiB,
+    ],
   ];
   for (const [label, of, digits, unit, target] of perRun) row(label, results.map(of), digits, unit, target);
+  if (installed.length > 0) {
+    console.log(`  installed app (worker installed, caches warm), ${installed.length} runs:`);
+    const installedRows: [string, (r: InstalledResult) => number, number, string, number?][] = [
+      ["  navigation -> definition requested (info)", (r) => r.definitionStart, 0, "ms"],
+      ["  navigation -> definition received (info)", (r) => r.definitionEnd, 0, "ms"],
+      ["  navigation -> first question in DOM", (r) => r.firstDom, 0, "ms"],
+      ["  navigation -> first question painted", (r) => r.firstPainted, 0, "ms", TARGETS.firstQuestionMs],
+      [
+        "  JS heap after a forced GC, question shown",
+        (r) => r.heapAfterGc / 1024 / 1024,
+        1,
+        "MiB",
+        TARGETS.heapMiB,
+      ],
+    ];
+    for (const [label, of, digits, unit, target] of installedRows) {
+      row(label, installed.map(of), digits, unit, target);
+    }
+  }
 
   const windows: [string, (r: RunResult) => StepFigure[]][] = [[`steps 1-${STEPS}`, (r) => r.early]];
   if (results[0] && results[0].late.length > 0) {
@@ -799,6 +944,7 @@ try {
   }
 
   const results = new Map<number, RunResult[]>();
+  const installedResults = new Map<number, InstalledResult[]>();
   for (const size of SIZES) {
     const { plan, instrument } = surveys.get(size)!;
     const runs: RunResult[] = [];
@@ -810,6 +956,15 @@ try {
       );
     }
     results.set(size, runs);
+    const installed: InstalledResult[] = [];
+    for (let index = 0; index < INSTALLED_RUNS; index++) {
+      const runStarted = performance.now();
+      installed.push(await installedRun(url, instrument, plan, storageState));
+      console.log(
+        `N = ${size}, installed app, run ${index + 1}/${INSTALLED_RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
+      );
+    }
+    installedResults.set(size, installed);
   }
 
   console.log(
@@ -818,7 +973,7 @@ try {
   console.log(
     `targets: half of the best-known engine's ${TARGETS.firstQuestionMs * 2} ms first question (N = 1,000), ${TARGETS.nextMs * 2} ms Next to next question, ${TARGETS.gzipKiB * 2} KiB gzip JS and CSS`,
   );
-  for (const [size, runs] of results) printResults(size, runs);
+  for (const [size, runs] of results) printResults(size, runs, installedResults.get(size) ?? []);
   console.log(
     `\ntotal time ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()} at the start, ${loadAverage(true)} at the end (${cpus().length} cores)`,
   );

@@ -8,13 +8,7 @@
  * and paste the output into the appendix.
  */
 import { pathToFileURL } from "node:url";
-import { z } from "zod";
-import { surveyDefinition } from "../src/survey/engine/definition.ts";
-
-/** The JSON Schema of what an author writes (zod "input": defaults make fields optional). */
-export function surveyDefinitionJsonSchema(): unknown {
-  return z.toJSONSchema(surveyDefinition, { io: "input", unrepresentable: "any" });
-}
+import { surveyDefinitionJsonSchema } from "../src/survey/engine/definition-json-schema.ts";
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(JSON.stringify(surveyDefinitionJsonSchema(), null, 2));

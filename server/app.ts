@@ -3,16 +3,36 @@
  */
 import fastifyCompress from "@fastify/compress";
 import fastifyMultipart from "@fastify/multipart";
+import fastifyWebsocket from "@fastify/websocket";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyError } from "fastify";
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from "fastify-type-provider-zod";
+import packageJson from "../package.json" with { type: "json" };
+import { openApiCall } from "../src/contracts/calls/account-calls.ts";
 import { DOCUMENT_MAX_BYTES } from "../src/contracts/files.ts";
+import { SIGNAL_MESSAGE_MAX_BYTES } from "../src/contracts/visits.ts";
 import type { AppContext } from "./context.ts";
+import { recordForbidden } from "./audit/audit-trail.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import { createBackgroundTasks, type BackgroundTasks } from "./http/background-tasks.ts";
-import { HttpError } from "./http/errors.ts";
+import { HttpError, invalidRequest } from "./http/errors.ts";
+import { openApiDocument } from "./http/openapi.ts";
+import { requestLogSerializer } from "./http/log-redaction.ts";
+import { registerCall } from "./http/register-call.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { serveApp } from "./http/static-app.ts";
 import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
 import { myConsentsRoutes } from "./routes/consents/list-my-consents.ts";
+import { consentParticipantsRoutes } from "./routes/consents/consent-participants.ts";
+import { consentDocumentRoutes } from "./routes/consents/consent-documents.ts";
+import { getConsentRoutes } from "./routes/consents/get-consent.ts";
+import { postConsentRoutes } from "./routes/consents/post-consent.ts";
+import { signingKeyRoutes } from "./routes/consents/signing-key.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
 import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
@@ -26,10 +46,20 @@ import { participantRoutes } from "./routes/participants/get-participant.ts";
 import { participantSearchRoutes } from "./routes/participants/search.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
 import { changePasswordRoutes } from "./routes/users/change-password.ts";
+import { editUserRoutes } from "./routes/users/edit-user.ts";
 import { listUsersRoutes } from "./routes/users/list-users.ts";
 import { meRoutes } from "./routes/users/me.ts";
 import { passwordSetupRoutes } from "./routes/users/password-setup.ts";
+import { joinVisitRoutes } from "./routes/visits/join-visit.ts";
+import { listVisitsRoutes } from "./routes/visits/list-visits.ts";
+import { roomTokenRoutes } from "./routes/visits/room-token.ts";
+import { scheduleVisitRoutes } from "./routes/visits/schedule-visit.ts";
+import { signalSocketRoutes } from "./routes/visits/signal-socket.ts";
 import { createMailer, type Mailer } from "./mail/mailer.ts";
+import { createRoomTicketSigner } from "./visits/room-tickets.ts";
+import { createLocalBus, createPostgresBus } from "./visits/signal-bus.ts";
+import { createSignalHub } from "./visits/signal-hub.ts";
+import { DEFAULT_VIDEO_SETTINGS } from "./visits/video-settings.ts";
 import type { AccountMailDeps } from "./users/account-mail.ts";
 
 declare module "fastify" {
@@ -44,24 +74,59 @@ declare module "fastify" {
 const DEFAULT_MAIL_FROM = "ClinRO portal <no-reply@localhost>";
 const DEFAULT_PUBLIC_URL = "http://localhost";
 
-export type BuildAppOptions = { logLevel?: string; trustProxy?: boolean };
+export type BuildAppOptions = {
+  logLevel?: string;
+  /** Where the log goes (default standard output); tests read it. */
+  logStream?: { write(line: string): void };
+  trustProxy?: boolean;
+  /** Told of every route as it is registered (tests compare them with the OpenAPI description). */
+  onRoute?: (route: { method: string | string[]; url: string; websocket?: boolean }) => void;
+  /**
+   * An answer its call does not declare (status, content type, a 204 with a body) becomes a 500
+   * instead of a logged error: the API tests run so, which keeps the declarations true.
+   */
+  strictAnswers?: boolean;
+};
 
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   const app = Fastify({
-    logger: { level: options.logLevel ?? "silent" },
+    logger: {
+      level: options.logLevel ?? "silent",
+      // Join secrets, emailed links' tokens and search terms stay out of the request log.
+      serializers: { req: requestLogSerializer },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
   });
+  if (options.onRoute) app.addHook("onRoute", options.onRoute);
+  // Routes are registered from their declarations (server/http/register-call.ts): zod validates
+  // what comes in and checks the JSON that goes out.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("registeredCalls", []);
+  app.decorate("strictAnswers", options.strictAnswers ?? false);
 
-  app.addHook("onSend", async (_request, reply) => {
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "same-origin");
-    reply.header("x-frame-options", "DENY");
-  });
+  registerSecurityHeaders(app, { behindTlsProxy: ctx.behindTlsProxy, agora: ctx.video?.agora !== undefined });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {
+      if (error.statusCode === 403) {
+        // Every refused authorisation goes to the audit trail. A failure to write it is logged
+        // and the answer stays the same 403.
+        await recordForbidden(ctx.db, request, error).catch((auditError: unknown) =>
+          request.log.error(auditError, "Could not audit a refused authorisation"),
+        );
+      }
       return reply.code(error.statusCode).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      // A declaration's schema refused the params, query or body: the same 400 as parseInput.
+      const issues = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, "").replaceAll("/", "."),
+        message: issue.message ?? "is invalid",
+      }));
+      return reply.code(400).send(invalidRequest(issues).toBody());
     }
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type, body too large.
@@ -106,8 +171,30 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     mailer.close();
   });
 
+  // Virtual visits: room tokens for either video service, and the built-in one's signalling.
+  const roomServices = {
+    video: ctx.video ?? DEFAULT_VIDEO_SETTINGS,
+    tickets: createRoomTicketSigner(ctx.signingSecret ?? randomBytes(32)),
+  };
+  const signalHub = createSignalHub({
+    db: ctx.db,
+    tickets: roomServices.tickets,
+    bus: ctx.notifications ? createPostgresBus(ctx.db, ctx.notifications, app.log) : createLocalBus(),
+    log: app.log,
+  });
+  // Before the WebSocket plugin's own preClose closes the sockets: peers leave their rooms (and
+  // the other servers hear it) while the database is still open.
+  app.addHook("preClose", async () => {
+    await signalHub.stop();
+  });
+  // Twice the message limit: the hub answers a too-large message with an error before closing.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 2 * SIGNAL_MESSAGE_MAX_BYTES } });
+  await signalHub.start();
+
   healthRoutes(app, ctx);
   publicLoginRoutes(app, ctx);
+  joinVisitRoutes(app, ctx, roomServices);
+  signalSocketRoutes(app, signalHub);
   passwordSetupRoutes(app, ctx, { accountMail, background: backgroundTasks });
 
   await app.register(async (authenticated) => {
@@ -127,10 +214,27 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     instrumentHistoryRoutes(authenticated, ctx);
     pendingInstrumentsRoutes(authenticated, ctx);
     myConsentsRoutes(authenticated, ctx);
+    consentParticipantsRoutes(authenticated, ctx);
+    getConsentRoutes(authenticated, ctx);
+    postConsentRoutes(authenticated, ctx);
+    signingKeyRoutes(authenticated, ctx);
+    consentDocumentRoutes(authenticated, ctx, { mailer });
     listUsersRoutes(authenticated, ctx);
+    editUserRoutes(authenticated, ctx);
     eventRoutes(authenticated, ctx);
     fileRoutes(authenticated, ctx);
+    listVisitsRoutes(authenticated, ctx);
+    scheduleVisitRoutes(authenticated, ctx, { accountMail, background: backgroundTasks });
+    roomTokenRoutes(authenticated, ctx, roomServices);
   });
+
+  // Built on first request, when every call is registered.
+  let description: ReturnType<typeof openApiDocument> | undefined;
+  registerCall(
+    app,
+    openApiCall,
+    async () => (description ??= openApiDocument(app.registeredCalls, packageJson.version)),
+  );
 
   if (ctx.staticDir) await serveApp(app, ctx.staticDir);
   return app;

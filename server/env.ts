@@ -2,42 +2,91 @@
  * The server's environment, parsed once. No other server module reads process.env.
  */
 import { z } from "zod";
+import { iceServers } from "../src/contracts/visits.ts";
 
-const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().default("0.0.0.0"),
-  DATA_DIR: z.string().default("./data"),
-  /** A real PostgreSQL; when unset the embedded PGlite database under DATA_DIR is used. */
-  DATABASE_URL: z.string().url().optional(),
-  /** Signing secret for tokens; generated once and kept in DATA_DIR when unset. */
-  JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
-  TOKEN_TTL_S: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(12 * 60 * 60),
-  /** 'demo' seeds the demo site into an empty database; 'none' seeds nothing. */
-  SEED: z.enum(["demo", "none"]).default("demo"),
-  LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
-  LOGIN_WINDOW_S: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60),
-  /** Where the built app lives. */
-  STATIC_DIR: z.string().default("./dist"),
-  /**
-   * Outgoing mail (activation, password reset, username reminder), e.g. smtp://user:pass@host:587
-   * or smtps://...; when unset each message is written to DATA_DIR/mail/ as an .eml file and its
-   * link is logged.
-   */
-  SMTP_URL: z.string().url().optional(),
-  /** The From of account mail. */
-  MAIL_FROM: z.string().min(3).default("ClinRO portal <no-reply@localhost>"),
-  /** The portal's address as users reach it, for links in mail; default http://localhost:PORT. */
-  PUBLIC_URL: z.string().url().optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+/** VIDEO_ICE_SERVERS: a JSON array of RTCIceServer entries. */
+const iceServersJson = z.string().transform((text, context) => {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    context.addIssue({ code: "custom", message: "must be a JSON array of ICE servers" });
+    return z.NEVER;
+  }
+  const parsed = iceServers.safeParse(value);
+  if (!parsed.success) {
+    context.addIssue({
+      code: "custom",
+      message: `must be a JSON array of ICE servers ({"urls": "turn:host:3478", "username": "...", "credential": "..."}): ${parsed.error.issues[0]?.message}`,
+    });
+    return z.NEVER;
+  }
+  return parsed.data;
 });
+
+const envSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().default("0.0.0.0"),
+    DATA_DIR: z.string().default("./data"),
+    /** A real PostgreSQL; when unset the embedded PGlite database under DATA_DIR is used. */
+    DATABASE_URL: z.string().url().optional(),
+    /** Signing secret for tokens; generated once and kept in DATA_DIR when unset. */
+    JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
+    TOKEN_TTL_S: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(12 * 60 * 60),
+    /** 'demo' seeds the demo site into an empty database; 'none' seeds nothing. */
+    SEED: z.enum(["demo", "none"]).default("demo"),
+    LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+    LOGIN_WINDOW_S: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(15 * 60),
+    /** Where the built app lives. */
+    STATIC_DIR: z.string().default("./dist"),
+    /**
+     * Outgoing mail (activation, password reset, username reminder), e.g. smtp://user:pass@host:587
+     * or smtps://...; when unset each message is written to DATA_DIR/mail/ as an .eml file (the log
+     * names the file, never its link).
+     */
+    SMTP_URL: z.string().url().optional(),
+    /** The From of account mail. */
+    MAIL_FROM: z.string().min(3).default("ClinRO portal <no-reply@localhost>"),
+    /** The portal's address as users reach it, for links in mail; default http://localhost:PORT. */
+    PUBLIC_URL: z.string().url().optional(),
+    /** Agora App ID and App Certificate: both set makes Agora the video service of virtual visits. */
+    AGORA_APP_ID: z.string().trim().min(1).optional(),
+    AGORA_APP_CERTIFICATE: z.string().trim().min(1).optional(),
+    /**
+     * STUN/TURN servers for the built-in video service, a JSON array of RTCIceServer; default none,
+     * which connects two devices on one network. Two sides behind different NATs need a TURN server.
+     */
+    VIDEO_ICE_SERVERS: iceServersJson.default([]),
+    /**
+     * The portal is reached through a proxy (a load balancer, nginx) that terminates TLS: every
+     * answer then carries Strict-Transport-Security. Without it, HSTS is sent on TLS requests only.
+     */
+    BEHIND_TLS_PROXY: z
+      .enum(["true", "false", "1", "0"], { error: "must be true or false" })
+      .default("false")
+      .transform((value) => value === "true" || value === "1"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((env, context) => {
+    // Half an Agora account would quietly fall back to the built-in service: say so instead.
+    if ((env.AGORA_APP_ID === undefined) !== (env.AGORA_APP_CERTIFICATE === undefined)) {
+      context.addIssue({
+        code: "custom",
+        path: [env.AGORA_APP_ID === undefined ? "AGORA_APP_ID" : "AGORA_APP_CERTIFICATE"],
+        message:
+          "set both AGORA_APP_ID and AGORA_APP_CERTIFICATE for Agora, or neither for the built-in video service",
+      });
+    }
+  });
 
 export type ServerEnv = z.infer<typeof envSchema>;
 

@@ -8,8 +8,11 @@ import { buildApp } from "./app.ts";
 import { openDatabase, type DatabaseOptions } from "./db/client.ts";
 import { users } from "./db/schema.ts";
 import { DEMO_PENDING_ACCOUNT, isDatabaseEmpty, seedDemo } from "./db/seed/demo.ts";
+import { mailDemoVisitInvitations } from "./db/seed/demo-visits.ts";
 import { sendActivationMail } from "./users/account-mail.ts";
 import type { ServerEnv } from "./env.ts";
+import { videoSettingsFrom } from "./visits/video-settings.ts";
+import { importFilesFromDisk } from "./files/file-store.ts";
 import path from "node:path";
 
 export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
@@ -23,6 +26,8 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
   await handle.migrate();
   const seeded = env.SEED === "demo" && (await isDatabaseEmpty(handle.db));
   if (seeded) await seedDemo(handle.db);
+  // Files kept on this server's disk before they moved into the database (migration 0013).
+  const diskImport = await importFilesFromDisk(handle.db, env.DATA_DIR);
   await handle.startMaintenance();
   const secret = await loadSigningSecret(env.JWT_SECRET, env.DATA_DIR);
   const app = await buildApp(
@@ -32,6 +37,10 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
       loginRateLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_S },
       dataDir: env.DATA_DIR,
       staticDir: env.STATIC_DIR,
+      behindTlsProxy: env.BEHIND_TLS_PROXY,
+      video: videoSettingsFrom(env),
+      signingSecret: secret,
+      notifications: handle.notifications,
       mail: {
         smtpUrl: env.SMTP_URL,
         from: env.MAIL_FROM,
@@ -40,6 +49,15 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
     },
     { logLevel: env.LOG_LEVEL },
   );
+  if (diskImport.imported > 0) {
+    app.log.info(`${diskImport.imported} uploaded files copied from ${env.DATA_DIR}/files into the database`);
+  }
+  if (diskImport.missing.length > 0) {
+    app.log.warn(
+      { files: diskImport.missing.slice(0, 20) },
+      `${diskImport.missing.length} uploaded files have no content: not in the database, nor on this server's disk`,
+    );
+  }
   app.addHook("onClose", async () => {
     // Mail still being sent needs the database: close it last.
     await app.backgroundTasks.drain();
@@ -57,6 +75,10 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
         app.log.error({ err: error }, `The activation mail of ${pending.username} was not sent`);
       });
     }
+    // The demo visits' participants get their join links, as a scheduled participant would.
+    await mailDemoVisitInvitations(handle.db, app.accountMail).catch((error: unknown) => {
+      app.log.error({ err: error }, "The demo visits' join links were not mailed");
+    });
   }
   return { app, database: handle };
 }

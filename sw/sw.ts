@@ -9,6 +9,8 @@
  * chooses to reload (see src/app/pwa-registration.ts).
  */
 /// <reference lib="webworker" />
+// First: zod must not compile with eval, which the worker's CSP forbids.
+import "../src/contracts/zod-jitless.ts";
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";

@@ -34,15 +34,17 @@ export async function authenticate(
   if (!token) throw new HttpError(401, "Authorization required", "token_missing");
   const claims = await tokens.verify(token);
   if (!claims) throw new HttpError(401, "Invalid or expired token", "token_invalid");
-  const [user] = await db.select().from(users).where(eq(users.id, claims.id));
+  // The user and the token's revocation in one round trip: every authenticated call pays it.
+  const [row] = await db
+    .select({ user: users, revokedJti: revokedTokens.jti })
+    .from(users)
+    .leftJoin(revokedTokens, and(eq(revokedTokens.jti, claims.jti), gt(revokedTokens.expiresAt, new Date())))
+    .where(eq(users.id, claims.id));
+  const user = row?.user;
   if (!user || user.tokenVersion !== claims.ver) {
     throw new HttpError(401, "Invalid or expired token", "token_invalid");
   }
-  const [revoked] = await db
-    .select({ jti: revokedTokens.jti })
-    .from(revokedTokens)
-    .where(and(eq(revokedTokens.jti, claims.jti), gt(revokedTokens.expiresAt, new Date())));
-  if (revoked) throw new HttpError(401, "Token has been signed out", "token_revoked");
+  if (row.revokedJti !== null) throw new HttpError(401, "Token has been signed out", "token_revoked");
   const session = { user, claims, token };
   request.session = session;
   return session;

@@ -3,10 +3,29 @@
  * database as the server (DATABASE_URL, else PGlite under DATA_DIR), after the same migrations.
  *
  *   clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+ *   clinro visit schedule --study ID --site ID --participant ID --at ISO --minutes N [--recorded] [--adhoc]
+ *   clinro audit verify | clinro audit export FILE   (audit-commands.ts)
+ *   clinro consent import FILE --study ID           (consent-commands.ts)
+ *   clinro backup FILE | clinro restore FILE        (backup-commands.ts)
  *
  * Returns the exit code; prints through the given writers so tests can read what it said.
  */
 import { parseArgs } from "node:util";
+import {
+  AUDIT_USAGE,
+  AuditUsageError,
+  parseAuditCommand,
+  runAuditCommand,
+  type AuditCommand,
+} from "./audit-commands.ts";
+import {
+  BACKUP_USAGE,
+  BackupUsageError,
+  parseBackupCommand,
+  runBackupCommand,
+  type BackupCommand,
+} from "./backup-commands.ts";
+import { CONSENT_USAGE, runConsentCommand } from "./consent-commands.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { readEnv } from "../env.ts";
@@ -17,6 +36,8 @@ import {
   type ImportOutcome,
 } from "../instruments/import-instrument.ts";
 import { databaseOptionsFrom } from "../start.ts";
+import type { AccountMailDeps } from "../users/account-mail.ts";
+import { parseVisitSchedule, runVisitSchedule, VISIT_USAGE } from "./visit-schedule.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
@@ -27,6 +48,8 @@ export type CliOutput = { out: (line: string) => void; err: (line: string) => vo
 export type CliOptions = {
   /** A database already open and migrated (tests); otherwise the environment's is opened. */
   database?: DatabaseHandle;
+  /** Where visit invitations go (tests); otherwise the environment's mailer. */
+  mail?: Pick<AccountMailDeps, "mailer" | "publicUrl">;
 };
 
 export const USAGE = `Usage:
@@ -38,7 +61,15 @@ export const USAGE = `Usage:
   --slug         the last segment of its url (default: the JSON file's name)
   --permissions  clinician role codes that may administer it (default: 16,11,12,13)
 
-A slug the study already has gets a new definition version instead of a new instrument.`;
+A slug the study already has gets a new definition version instead of a new instrument.
+
+${CONSENT_USAGE}
+
+${AUDIT_USAGE}
+
+${BACKUP_USAGE}
+
+${VISIT_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -67,6 +98,11 @@ function describeOutcome(outcome: ImportOutcome) {
 }
 
 export async function runCli(argv: string[], output: CliOutput, options: CliOptions = {}): Promise<number> {
+  if (argv[0] === "audit") return runAudit(argv.slice(1), output, options);
+  if (argv[0] === "backup" || argv[0] === "restore") return runBackup(argv, output, options);
+  if (argv[0] === "consent") {
+    return runConsentCommand(argv.slice(1), output, { handle: options.database, open: openMigrated });
+  }
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(argv);
@@ -79,6 +115,20 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   if (parsed === "help") {
     output.out(USAGE);
     return 0;
+  }
+  if (parsed.kind === "visit") {
+    try {
+      const handle = options.database ?? (await openMigrated());
+      try {
+        return await runVisitSchedule(parsed, output, handle, options.mail);
+      } finally {
+        if (!options.database) await handle.close();
+      }
+    } catch (error) {
+      if (!(error instanceof DatabaseInUseError)) throw error;
+      output.err(`${error.message} Nothing was scheduled.`);
+      return 1;
+    }
   }
 
   try {
@@ -119,6 +169,61 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   }
 }
 
+async function runAudit(argv: string[], output: CliOutput, options: CliOptions): Promise<number> {
+  let command: AuditCommand;
+  try {
+    const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
+    command = parseAuditCommand(positionals);
+  } catch (error) {
+    if (!(error instanceof AuditUsageError) && !(error instanceof TypeError)) throw error;
+    output.err(error.message);
+    output.err(USAGE);
+    return 2;
+  }
+  try {
+    const handle = options.database ?? (await openMigrated());
+    try {
+      return await runAuditCommand(command, handle, output);
+    } finally {
+      if (!options.database) await handle.close();
+    }
+  } catch (error) {
+    if (!(error instanceof DatabaseInUseError)) throw error;
+    output.err(error.message);
+    return 1;
+  }
+}
+
+async function runBackup(argv: string[], output: CliOutput, options: CliOptions): Promise<number> {
+  let command: BackupCommand;
+  try {
+    const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
+    command = parseBackupCommand(positionals);
+  } catch (error) {
+    if (!(error instanceof BackupUsageError) && !(error instanceof TypeError)) throw error;
+    output.err(error.message);
+    output.err(USAGE);
+    return 2;
+  }
+  try {
+    // A restore migrates the database itself (after reading the file's header).
+    const handle =
+      options.database ??
+      (command.action === "restore"
+        ? await openDatabase(databaseOptionsFrom(readEnv()))
+        : await openMigrated());
+    try {
+      return await runBackupCommand(command, handle, output);
+    } finally {
+      if (!options.database) await handle.close();
+    }
+  } catch (error) {
+    if (!(error instanceof DatabaseInUseError)) throw error;
+    output.err(`${error.message} Stop the server first: the embedded database serves one process at a time.`);
+    return 1;
+  }
+}
+
 async function openMigrated() {
   const handle = await openDatabase(databaseOptionsFrom(readEnv()));
   try {
@@ -140,10 +245,23 @@ function parseCommand(argv: string[]) {
       name: { type: "string" },
       slug: { type: "string" },
       permissions: { type: "string" },
+      site: { type: "string" },
+      participant: { type: "string" },
+      at: { type: "string" },
+      minutes: { type: "string" },
+      recorded: { type: "boolean" },
+      adhoc: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
   if (values.help) return "help" as const;
+  if (positionals[0] === "visit" && positionals[1] === "schedule") {
+    if (positionals.length > 2)
+      throw new UsageError(`Unexpected arguments: ${positionals.slice(2).join(" ")}`);
+    const visit = parseVisitSchedule(values);
+    if (typeof visit === "string") throw new UsageError(visit);
+    return visit;
+  }
   const [area, action, file, ...rest] = positionals;
   if (area !== "instrument" || action !== "import") {
     throw new UsageError(`Unknown command: ${positionals.join(" ") || "(none)"}`);
@@ -151,6 +269,7 @@ function parseCommand(argv: string[]) {
   if (file === undefined) throw new UsageError("FILE is required");
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}`);
   return {
+    kind: "import" as const,
     file,
     studyId: parseStudyId(values.study),
     name: values.name,

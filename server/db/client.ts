@@ -19,9 +19,22 @@ import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * PostgreSQL's LISTEN/NOTIFY, for what several server processes on one database must hear from
+ * each other (visit signalling). Listening holds one dedicated connection, reopened (and the
+ * channels listened again) when it drops. A payload must stay under 8000 bytes.
+ */
+export type DatabaseNotifications = {
+  /** Answers the function that stops listening. */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  notify: (channel: string, payload: string) => Promise<void>;
+};
+
 export type DatabaseHandle = {
   db: Database;
   kind: "pglite" | "postgres";
+  /** PostgreSQL only: PGlite serves one process, which needs nobody else to hear it. */
+  notifications?: DatabaseNotifications;
   /** Applies pending migrations; safe to call from several processes at once. */
   migrate: () => Promise<void>;
   /**
@@ -54,6 +67,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return {
       db,
       kind: "postgres",
+      notifications: {
+        async listen(channel, onPayload) {
+          const { unlisten } = await client.listen(channel, onPayload);
+          return unlisten;
+        },
+        async notify(channel, payload) {
+          await client.notify(channel, payload);
+        },
+      },
       async migrate() {
         const lockConnection = await client.reserve();
         try {

@@ -4,8 +4,10 @@
  */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -234,7 +236,7 @@ export const participantEvents = pgTable(
   (t) => [index("participant_events_participant_idx").on(t.participantId, t.type)],
 );
 
-/** Files uploaded for instruments and consents; the bytes live under DATA_DIR/files. */
+/** Files uploaded for instruments and consents; their bytes are in uploadedFileContents. */
 export const uploadedFiles = pgTable("uploaded_files", {
   id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
   userId: integer("user_id")
@@ -252,6 +254,29 @@ export const uploadedFiles = pgTable("uploaded_files", {
   sizeBytes: integer("size_bytes").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+/** PostgreSQL's bytea, read back as a Uint8Array whichever driver (PGlite, postgres.js) read it. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => new Uint8Array(value.buffer, value.byteOffset, value.byteLength),
+});
+
+/**
+ * An uploaded file's bytes, in the database so that every server of one PostgreSQL reads them
+ * (and a backup holds them). Its audit rows record the SHA-256 and size, not the bytes
+ * (migration 0013).
+ */
+export const uploadedFileContents = pgTable(
+  "uploaded_file_contents",
+  {
+    fileId: integer("file_id")
+      .primaryKey()
+      .references(() => uploadedFiles.id, { onDelete: "cascade" }),
+    content: bytea("content").notNull(),
+    sha256: text("sha256").notNull(),
+  },
+  (t) => [check("uploaded_file_contents_sha256_check", sql`${t.sha256} ~ '^[0-9a-f]{64}$'`)],
+);
 
 /** Instrument metadata as stored: the spec's fields, and whatever else a later definition adds. */
 export type InstrumentMetadata = {
@@ -378,8 +403,13 @@ export const consents = pgTable(
     type: text("type").notNull().default("CONSENT"),
     version: integer("version").notNull().default(1),
     dateDeployed: timestamp("date_deployed", { withTimezone: true, mode: "date" }).notNull(),
+    /** The imported definition's id: a later import with the same id is a new version of this consent. */
+    definitionKey: text("definition_key"),
   },
-  (t) => [index("consents_study_idx").on(t.studyId)],
+  (t) => [
+    index("consents_study_idx").on(t.studyId),
+    unique("consents_study_definition_key").on(t.studyId, t.definitionKey),
+  ],
 );
 
 /**
@@ -404,3 +434,205 @@ export const consentParticipants = pgTable(
     index("consent_participants_participant_idx").on(t.participantId),
   ],
 );
+
+/**
+ * The published versions of a consent (server/consents/consent-definitions.ts): the definition
+ * as imported, never changed afterwards (migration 0010's trigger refuses UPDATE and DELETE).
+ */
+export const consentVersions = pgTable(
+  "consent_versions",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    consentId: integer("consent_id")
+      .notNull()
+      .references(() => consents.id),
+    version: integer("version").notNull(),
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [unique("consent_versions_consent_version_key").on(t.consentId, t.version)],
+);
+
+/**
+ * One submission of a consent for a participant (a clinician or witness session): the answers
+ * of that session as received, who sent them and through which endpoint ('clinro' or 'witness').
+ */
+export const consentSignings = pgTable(
+  "consent_signings",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    consentId: integer("consent_id")
+      .notNull()
+      .references(() => consents.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    version: integer("version").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    endpoint: text("endpoint").notNull(),
+    records: jsonb("records").$type<unknown[]>().notNull(),
+    completion: timestamp("completion", { withTimezone: true, mode: "date" }).notNull(),
+    browserInfo: text("browser_info"),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("consent_signings_participant_idx").on(t.participantId, t.consentId, t.version),
+    check("consent_signings_endpoint_check", sql`${t.endpoint} in ('clinro', 'witness')`),
+  ],
+);
+
+/**
+ * The signatures of a consent (21 CFR 11.50, 11.70): the manifestation (printed name, meaning,
+ * role, both times, zone) and hash, the SHA-256 of the canonical signed content
+ * (server/consents/signature-hash.ts) that links the signature to its record.
+ * captured_at is the device's ISO time with its offset, kept as sent.
+ */
+export const consentSignatures = pgTable(
+  "consent_signatures",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    signingId: integer("signing_id")
+      .notNull()
+      .references(() => consentSignings.id),
+    consentId: integer("consent_id")
+      .notNull()
+      .references(() => consents.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    version: integer("version").notNull(),
+    questionId: text("question_id").notNull(),
+    role: text("role").notNull(),
+    meaning: text("meaning").notNull(),
+    printedName: text("printed_name").notNull(),
+    signatureType: text("signature_type").notNull(),
+    /** The uploaded image's file name, or the typed name. */
+    value: text("value").notNull(),
+    /** The portal user who signed (clinro and witness signatures); null for participants and caregivers. */
+    signerUserId: integer("signer_user_id").references(() => users.id),
+    capturedAt: text("captured_at").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true, mode: "date" }).notNull(),
+    timeZone: text("time_zone").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    index("consent_signatures_participant_idx").on(t.participantId, t.consentId, t.version),
+    check(
+      "consent_signatures_role_check",
+      sql`${t.role} in ('participant', 'caregiver', 'clinro', 'witness')`,
+    ),
+  ],
+);
+
+/**
+ * The server's signing key pair (RSA-OAEP-256): clients encrypt the signer's password to the
+ * public key. Made once by the first server that needs it and kept here, so every server of one
+ * PostgreSQL decrypts with the same key. The private key never leaves the server.
+ */
+export const signingKeys = pgTable("signing_keys", {
+  kid: text("kid").primaryKey(),
+  publicJwk: jsonb("public_jwk").$type<Record<string, unknown>>().notNull(),
+  privateKeyPem: text("private_key_pem").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/**
+ * The audit trail (server/audit/): append-only, one row per insert, update and delete on every
+ * other table (written by the clinro_audit trigger, migration 0008_audit_triggers) and per
+ * event that changes no row (sign-in, failed sign-in, refused authorisation, refused
+ * signature). The database
+ * refuses UPDATE, DELETE and TRUNCATE on it. Each row is chained to the one before: id is the
+ * chain position (the insert trigger assigns it under an advisory lock, so ids have no gaps
+ * unless rows were removed) and hash = SHA-256(prev_hash || canonical content of the row).
+ */
+export const auditLog = pgTable("audit_log", {
+  /** Assigned by the chain trigger (the default is a placeholder it always replaces). */
+  id: bigint("id", { mode: "number" }).primaryKey().default(0),
+  /** Server time, UTC (clock_timestamp() in the trigger). */
+  at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  /** The user who acted (the transaction's clinro.actor_id setting); null for the system or unknown. */
+  actorUserId: integer("actor_user_id"),
+  /** insert, update, delete, sign_in, sign_in_failed, forbidden, signature_refused... */
+  action: text("action").notNull(),
+  tableName: text("table_name"),
+  /** The changed row's primary key, e.g. {"id": 5}. */
+  rowKey: jsonb("row_key").$type<Record<string, unknown>>(),
+  oldValues: jsonb("old_values").$type<Record<string, unknown>>(),
+  newValues: jsonb("new_values").$type<Record<string, unknown>>(),
+  /** What an event adds (address, path, reason) and which redacted columns changed. */
+  details: jsonb("details").$type<Record<string, unknown>>(),
+  prevHash: text("prev_hash").notNull().default(""),
+  hash: text("hash").notNull().default(""),
+});
+
+/**
+ * Virtual visits (spec 01 "Virtual visits page"): one video room (room_name) with one participant
+ * at one study site. token is the visit's own room token (opaque, not a credential: the room
+ * connects with the short-lived token validate_room answers); null means the visit has no video
+ * room and its row offers a mail instead. The participant's join link carries a secret of which
+ * only the SHA-256 is kept; it opens this room only.
+ */
+export const visits = pgTable(
+  "visits",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    siteId: integer("site_id")
+      .notNull()
+      .references(() => sites.id),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id),
+    roomName: text("room_name").notNull().unique(),
+    visitTime: timestamp("visit_time", { withTimezone: true, mode: "date" }).notNull(),
+    /** Minutes. */
+    visitDuration: integer("visit_duration").notNull(),
+    isRecorded: boolean("is_recorded").notNull().default(false),
+    isAdhoc: boolean("is_adhoc").notNull().default(false),
+    token: text("token"),
+    joinSecretHash: text("join_secret_hash").unique(),
+    /** Null when scheduled by the clinro command or the demo seed. */
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("visits_study_site_time_idx").on(t.studyId, t.siteId, t.visitTime),
+    check("visits_duration_check", sql`${t.visitDuration} > 0`),
+  ],
+);
+
+/**
+ * Who is in each built-in video room now, across every server process on the database: a room
+ * holds at most two peers. Each server refreshes seen_at of its own peers; rows not refreshed
+ * for a while belong to a server that stopped and are swept.
+ */
+export const visitRoomPeers = pgTable(
+  "visit_room_peers",
+  {
+    peerId: text("peer_id").primaryKey(),
+    roomName: text("room_name").notNull(),
+    /** clinician or participant. */
+    role: text("role").notNull(),
+    serverId: text("server_id").notNull(),
+    seenAt: timestamp("seen_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("visit_room_peers_room_idx").on(t.roomName),
+    index("visit_room_peers_server_idx").on(t.serverId),
+  ],
+);
+
+/**
+ * Signalling messages too large for one PostgreSQL NOTIFY payload (under 8000 bytes): the
+ * notification carries the row's id instead. Rows are read once by each server and swept
+ * after a few minutes.
+ */
+export const visitSignalSpill = pgTable("visit_signal_spill", {
+  id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+  payload: text("payload").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});

@@ -23,10 +23,13 @@ export class HttpError extends Error {
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => ({
-    path: issue.path.join("."),
-    message: issue.message,
-  }));
+  throw invalidRequest(
+    result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
+  );
+}
+
+/** The 400 for bad input: its message names each wrong field, its issues list them. */
+export function invalidRequest(issues: NonNullable<ErrorBody["issues"]>) {
   const summary = issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
-  throw new HttpError(400, `Invalid request. ${summary.join("; ")}`, "invalid_request", issues);
+  return new HttpError(400, `Invalid request. ${summary.join("; ")}`, "invalid_request", issues);
 }

@@ -7,10 +7,14 @@
  * key row (primary key); the other's insert fails or waits for the first to commit, its
  * transaction rolls back, and it answers with the stored record. That holds across server
  * processes on one PostgreSQL.
+ *
+ * Audit: the write's transaction carries the user as the audit actor (withAuditActor), so the
+ * audit rows its changes leave name who made them.
  */
 import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
+import { withAuditActor } from "../audit/audit-trail.ts";
 import type { Database } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
@@ -81,12 +85,12 @@ export async function runIdempotentWrite(
 ): Promise<WriteResult & { replayed: boolean }> {
   const { userId, key, requestHash } = options;
   if (key === undefined) {
-    return { ...(await db.transaction(options.write)), replayed: false };
+    return { ...(await withAuditActor(db, userId, options.write)), replayed: false };
   }
   const earlier = await storedAnswer(db, userId, key, requestHash);
   if (earlier) return { ...earlier, replayed: true };
   try {
-    const result = await db.transaction(async (tx) => {
+    const result = await withAuditActor(db, userId, async (tx) => {
       const answer = await options.write(tx);
       const inserted = await tx
         .insert(idempotencyKeys)

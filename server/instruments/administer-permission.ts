@@ -1,7 +1,9 @@
 /**
  * Who may administer an instrument (spec 02 section 6): the user's clinician role in the study
  * (study_permissions.role, the same role the me call reports and the participant home checks)
- * must be one of the instrument's permission codes.
+ * must be one of the instrument's permission codes. The rule itself is shared with the app
+ * (isPermitted in src/contracts/instrument-permission.ts); this module reads the role and words
+ * the refusal.
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
@@ -18,10 +20,6 @@ export async function studyRoleOf(
     .from(studyPermissions)
     .where(and(eq(studyPermissions.userId, userId), eq(studyPermissions.studyId, studyId)));
   return row?.role;
-}
-
-export function mayAdminister(permissions: readonly string[], role: string | undefined) {
-  return role !== undefined && permissions.includes(role);
 }
 
 /** The spec's access-denied text (spec 02 section 8). */

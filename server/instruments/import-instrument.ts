@@ -9,7 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { DEFAULT_FORM_PERMISSIONS } from "../../src/contracts/instrument-lists.ts";
+import { DEFAULT_FORM_PERMISSIONS, INSTRUMENT_TYPE } from "../../src/contracts/instrument-lists.ts";
 import {
   parseSurveyDefinition,
   type DefinitionProblem,
@@ -138,7 +138,7 @@ export async function importInstrument(db: Database, options: ImportOptions): Pr
       .orderBy(asc(instruments.id))
       .limit(1);
     if (existing) {
-      if (existing.instrumentType !== "CLINRO") {
+      if (existing.instrumentType !== INSTRUMENT_TYPE.clinician) {
         throw new ImportError(
           `The instrument "${slug}" of study ${options.studyId} is an ${existing.instrumentType}, not a clinician instrument`,
         );
@@ -165,7 +165,7 @@ export async function importInstrument(db: Database, options: ImportOptions): Pr
         studyId: options.studyId,
         name,
         displayName: name,
-        instrumentType: "CLINRO",
+        instrumentType: INSTRUMENT_TYPE.clinician,
         slug,
         permissions: options.permissions ?? [...DEFAULT_FORM_PERMISSIONS],
         metadata: { display_name: name },

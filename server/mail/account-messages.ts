@@ -4,13 +4,18 @@
  */
 import type { MailMessage } from "./mailer.ts";
 
-const PRODUCT = "ClinRO portal";
+export const PRODUCT = "ClinRO portal";
 
 function escapeHtml(value: string) {
   return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
-function compose(to: string, subject: string, paragraphs: string[], link: { href: string; label: string }) {
+export function compose(
+  to: string,
+  subject: string,
+  paragraphs: string[],
+  link: { href: string; label: string },
+) {
   const text = [...paragraphs.slice(0, 1), `${link.label}: ${link.href}`, ...paragraphs.slice(1)].join(
     "\n\n",
   );

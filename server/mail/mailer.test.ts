@@ -80,8 +80,9 @@ describe("the mailer", () => {
     expect(mail.html).toContain(`href="${link}"`);
 
     expect(log.entries).toHaveLength(1);
-    expect(log.entries[0]!.message).toContain(link);
-    expect(log.entries[0]!.details).toMatchObject({ mail: { to: "someone@test.example", link } });
+    // The link is a credential: the log names the .eml file to open, never the link (issue 12).
+    expect(log.entries[0]!.message).toContain(files[0]!);
+    expect(JSON.stringify(log.entries[0])).not.toContain("abc_DEF-123");
   });
 
   it("with an SMTP URL sends through that relay, and keeps the link out of the log", async () => {
@@ -100,6 +101,49 @@ describe("the mailer", () => {
       expect(mail).toMatchObject({ to: "relay@test.example", from: FROM, links: [link] });
       expect(JSON.stringify(log.entries)).not.toContain("smtp_TOKEN-42");
       await expect(readdir(dropDir)).rejects.toThrow();
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it("sends attachments, and the .eml drop keeps them byte for byte", async () => {
+    // Bytes that are not text (every value 0 to 255), like a PDF's binary streams.
+    const pdf = new Uint8Array([
+      ...Buffer.from("%PDF-1.7\n"),
+      ...Array.from({ length: 256 }, (_, index) => index),
+    ]);
+    const attachment = { filename: "consentimiento-José.pdf", content: pdf, contentType: "application/pdf" };
+    const message = {
+      to: "participant@test.example",
+      subject: "Su consentimiento",
+      text: "Adjuntamos su consentimiento firmado.",
+      html: "<p>Adjuntamos su consentimiento firmado.</p>",
+      attachments: [attachment],
+    };
+
+    const dropDir = path.join(dataDir, "attachments");
+    const dropped = createMailer({ from: FROM, dropDir }, recordingLog());
+    await dropped.send(message);
+    dropped.close();
+    const [file] = await readdir(dropDir);
+    const mail = parseEml(file!, await readFile(path.join(dropDir, file!), "utf8"));
+    expect(mail.text.trim()).toBe("Adjuntamos su consentimiento firmado.");
+    expect(mail.attachments).toHaveLength(1);
+    expect(mail.attachments[0]).toMatchObject({
+      filename: "consentimiento-José.pdf",
+      contentType: "application/pdf",
+    });
+    expect(Buffer.compare(mail.attachments[0]!.content, Buffer.from(pdf))).toBe(0);
+
+    const smtp = await startFakeSmtp();
+    try {
+      const relayed = createMailer({ smtpUrl: smtp.url, from: FROM, dropDir }, recordingLog());
+      await relayed.send(message);
+      relayed.close();
+      expect(smtp.received).toHaveLength(1);
+      const sent = parseEml("smtp", smtp.received[0]!);
+      expect(sent.attachments.map((item) => item.filename)).toEqual(["consentimiento-José.pdf"]);
+      expect(Buffer.compare(sent.attachments[0]!.content, Buffer.from(pdf))).toBe(0);
     } finally {
       await smtp.close();
     }

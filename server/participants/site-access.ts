@@ -17,7 +17,16 @@ export function participantForbidden() {
 }
 
 export async function canReadSite(db: Database, userId: number, studyId: number, siteId: number) {
-  const [row] = await db
+  const [row] = await siteAccess(db, userId, studyId, siteId);
+  return row !== undefined;
+}
+
+/**
+ * The rule as a query: one row when the user may read the site. A query that answers only what
+ * the user may read can hold it as `exists(siteAccess(...))` and save a round trip.
+ */
+export function siteAccess(db: Database, userId: number, studyId: number, siteId: number) {
+  return db
     .select({ siteId: sites.id })
     .from(sites)
     .innerJoin(
@@ -26,5 +35,4 @@ export async function canReadSite(db: Database, userId: number, studyId: number,
     )
     .innerJoin(sitePermissions, and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, userId)))
     .where(and(eq(sites.id, siteId), eq(sites.studyId, studyId)));
-  return row !== undefined;
 }

@@ -4,20 +4,25 @@
  * messages, so the generic failure notice is suppressed for every one of them.
  */
 import {
+  forgotPasswordCall,
+  forgotUsernameCall,
+  setupPasswordCall,
+  verifyTokenCall,
+} from "../contracts/calls/account-calls.ts";
+import { queryOptions, useMutation } from "@tanstack/react-query";
+import {
   accountMailAccepted,
   setupPasswordResponse,
   verifyTokenResponse,
   type SetupPasswordRequest,
 } from "../contracts/password-setup.ts";
+import { PLATFORM } from "../contracts/roles.ts";
 import { request } from "./request.ts";
-
-/** The platform name the spec's calls carry. */
-export const PLATFORM = "clinro";
 
 /** POST /control/users/forgot_password (no auth) */
 export function requestPasswordReset(username: string) {
   return request({
-    path: "/control/users/forgot_password",
+    path: forgotPasswordCall.path,
     method: "POST",
     auth: false,
     body: { username, platform: PLATFORM },
@@ -30,7 +35,7 @@ export function requestPasswordReset(username: string) {
 /** POST /control/participants/me/forgot_username (no auth) */
 export function requestUsernameReminder(email: string) {
   return request({
-    path: "/control/participants/me/forgot_username",
+    path: forgotUsernameCall.path,
     method: "POST",
     auth: false,
     body: { email },
@@ -40,10 +45,26 @@ export function requestUsernameReminder(email: string) {
   });
 }
 
+export const accountKeys = {
+  all: ["account"] as const,
+  linkToken: (token: string | undefined) => [...accountKeys.all, "link-token", token ?? null] as const,
+};
+
+/** The emailed link's token, verified once (it works without a session, unlike every other query). */
+export const linkTokenQuery = (token: string | undefined) =>
+  queryOptions({
+    queryKey: accountKeys.linkToken(token),
+    queryFn: () => verifyLinkToken(token ?? ""),
+    enabled: Boolean(token),
+    retry: false,
+    gcTime: 0,
+    staleTime: Infinity,
+  });
+
 /** POST /control/users/verify_token (no auth): the emailed link's token. */
 export function verifyLinkToken(token: string) {
   return request({
-    path: "/control/users/verify_token",
+    path: verifyTokenCall.path,
     method: "POST",
     auth: false,
     body: { token },
@@ -56,7 +77,7 @@ export function verifyLinkToken(token: string) {
 /** POST /control/users/setup_password (no auth) */
 export function setupPassword(body: Omit<SetupPasswordRequest, "platform_type">) {
   return request({
-    path: "/control/users/setup_password",
+    path: setupPasswordCall.path,
     method: "POST",
     auth: false,
     body: { ...body, platform_type: PLATFORM },
@@ -64,4 +85,19 @@ export function setupPassword(body: Omit<SetupPasswordRequest, "platform_type">)
     suppressErrorToast: true,
     loaderKey: "setup-password",
   });
+}
+
+/** The forgot-password form's write; the page shows the same neutral outcome either way. */
+export function useRequestPasswordReset() {
+  return useMutation({ mutationFn: requestPasswordReset });
+}
+
+/** The forgot-username form's write. */
+export function useRequestUsernameReminder() {
+  return useMutation({ mutationFn: requestUsernameReminder });
+}
+
+/** The emailed link's password setup. */
+export function useSetupPassword() {
+  return useMutation({ mutationFn: setupPassword });
 }

@@ -1,3 +1,4 @@
+import { changePasswordCall, loginCall } from "../contracts/calls/account-calls.ts";
 import {
   changePasswordResponse,
   loginResponse,
@@ -9,7 +10,7 @@ import { request } from "./request.ts";
 /** POST /control/clinro/login (no auth). The caller shows the login messages itself. */
 export function login(credentials: LoginRequest, utcOffsetMinutes: number) {
   return request({
-    path: "/control/clinro/login",
+    path: loginCall.path,
     method: "POST",
     auth: false,
     body: credentials,
@@ -23,7 +24,7 @@ export function login(credentials: LoginRequest, utcOffsetMinutes: number) {
 /** POST /control/change_password. A 400 (wrong current password) must not sign the user out. */
 export function changePassword(body: ChangePasswordRequest) {
   return request({
-    path: "/control/change_password",
+    path: changePasswordCall.path,
     method: "POST",
     body,
     schema: changePasswordResponse,

@@ -1,18 +1,22 @@
+import { listFormsCall, listInstancesCall } from "../contracts/calls/instrument-calls.ts";
+import { callPath } from "../contracts/http/define-call.ts";
 import { queryOptions } from "@tanstack/react-query";
 import { formsListResponse, instancesListResponse } from "../contracts/instrument-lists.ts";
 import { request } from "./request.ts";
 
 export const instrumentListKeys = {
+  /** Every instrument list (a submission invalidates them all). */
+  all: ["instrument-lists"] as const,
   forms: (participantId: number, studyId: number) =>
-    ["instrument-lists", "forms", participantId, studyId] as const,
+    [...instrumentListKeys.all, "forms", participantId, studyId] as const,
   instances: (participantId: number, studyId: number) =>
-    ["instrument-lists", "instances", participantId, studyId] as const,
+    [...instrumentListKeys.all, "instances", participantId, studyId] as const,
 };
 
 /** GET /control/clinro/participants/{id}/instruments?study_id: the forms list (older architecture). */
 export function fetchForms(participantId: number, studyId: number, signal?: AbortSignal) {
   return request({
-    path: `/control/clinro/participants/${participantId}/instruments`,
+    path: callPath(listFormsCall, { participantId }),
     query: { study_id: studyId },
     // The spec's headers of this call: the device type and the app version.
     headers: { "device-type": "web", "app-version": __APP_VERSION__ },
@@ -25,7 +29,7 @@ export function fetchForms(participantId: number, studyId: number, signal?: Abor
 /** GET /control/participants/{id}/instruments/instances?study_id (newer architecture). */
 export function fetchInstances(participantId: number, studyId: number, signal?: AbortSignal) {
   return request({
-    path: `/control/participants/${participantId}/instruments/instances`,
+    path: callPath(listInstancesCall, { participantId }),
     query: { study_id: studyId },
     schema: instancesListResponse,
     handle403Locally: true,

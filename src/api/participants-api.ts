@@ -1,13 +1,17 @@
+import { getParticipantCall, searchParticipantsCall } from "../contracts/calls/study-calls.ts";
+import { callPath } from "../contracts/http/define-call.ts";
 import { msg } from "@lingui/core/macro";
 import { queryOptions } from "@tanstack/react-query";
 import { participantResponse, participantSearchResponse } from "../contracts/participant.ts";
 import { request } from "./request.ts";
 
 export const participantKeys = {
+  /** Every participant query (a submission changes a participant's counts). */
+  all: ["participants"] as const,
   detail: (studyId: number, siteId: number, participantId: number) =>
-    ["participants", studyId, siteId, participantId] as const,
+    [...participantKeys.all, studyId, siteId, participantId] as const,
   search: (studyId: number, siteId: number, text: string) =>
-    ["participants", studyId, siteId, "search", text] as const,
+    [...participantKeys.all, studyId, siteId, "search", text] as const,
 };
 
 export const fetchParticipantFailMessage = msg({
@@ -26,7 +30,7 @@ export function fetchParticipant(
   signal?: AbortSignal,
 ) {
   return request({
-    path: `/control/studies/${studyId}/sites/${siteId}/participants/${participantId}`,
+    path: callPath(getParticipantCall, { studyId, siteId, participantId }),
     schema: participantResponse,
     failMessage: fetchParticipantFailMessage,
     preventLogoutOn400: true,
@@ -45,7 +49,7 @@ export const participantQuery = (studyId: number, siteId: number, participantId:
 /** GET /control/studies/{studyId}/sites/{siteId}/clinro_search?search_value={text} (URL-encoded). */
 export function searchParticipants(studyId: number, siteId: number, text: string, signal?: AbortSignal) {
   return request({
-    path: `/control/studies/${studyId}/sites/${siteId}/clinro_search`,
+    path: callPath(searchParticipantsCall, { studyId, siteId }),
     query: { search_value: text },
     schema: participantSearchResponse,
     signal,

@@ -10,6 +10,7 @@ import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast, type ToastText } from "../widgets/toast/toast-store.ts";
+import { authorizedHeaders, buildUrl, type RequestQuery } from "./request-url.ts";
 import {
   failureMessage,
   failureToastDuration,
@@ -20,7 +21,7 @@ import {
 export type RequestOptions<T> = {
   path: string;
   method?: "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: RequestQuery;
   /** A plain value is sent as JSON; FormData as multipart, without a content type. */
   body?: unknown;
   headers?: Record<string, string>;
@@ -46,6 +47,11 @@ export type RequestOptions<T> = {
   loaderKey?: string;
   onFail?: (error: ApiError) => void;
   signal?: AbortSignal;
+  /**
+   * The same call, already sent (the early definition download of early-definition.ts): its
+   * response is read here as if this module had fetched it, under every rule above.
+   */
+  sent?: Promise<Response>;
 };
 
 /** The server answered, but not with a 2xx. */
@@ -75,16 +81,6 @@ export class SessionEndedError extends Error {
     super("Signed out before the request");
     this.name = "SessionEndedError";
   }
-}
-
-function buildUrl(path: string, query: RequestOptions<unknown>["query"]) {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
-  }
-  const search = params.toString();
-  return search ? `${path}?${search}` : path;
 }
 
 function bearerToken(): string {
@@ -123,8 +119,9 @@ async function readServerMessage(response: Response): Promise<{ body: unknown; m
 }
 
 export async function request<T = unknown>(options: RequestOptions<T>): Promise<T> {
+  // The caller's headers go over Accept, never over the token (the early script sends the same).
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
-  if (options.auth ?? true) headers.Authorization = `Bearer ${bearerToken()}`;
+  if (options.auth ?? true) headers.Authorization = authorizedHeaders(bearerToken()).Authorization!;
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     // The browser sets the multipart boundary itself.
@@ -140,12 +137,13 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
   if (options.loaderKey) startLoading(options.loaderKey);
   let response: Response;
   try {
-    response = await fetch(buildUrl(options.path, options.query), {
-      method: options.method ?? "GET",
-      headers,
-      body,
-      signal: options.signal,
-    });
+    response = await (options.sent ??
+      fetch(buildUrl(options.path, options.query), {
+        method: options.method ?? "GET",
+        headers,
+        body,
+        signal: options.signal,
+      }));
   } catch (cause) {
     if (options.catchMessage) showToast(options.catchMessage, "error", TOAST_ERROR_MS);
     throw new NetworkError(cause);

@@ -2,8 +2,10 @@
  * Signs a token out on the server. Best effort: signing out locally never waits for, or fails
  * on, the network.
  */
+import { logoutCall } from "../contracts/calls/account-calls.ts";
+
 export function revokeToken(token: string) {
-  void fetch("/control/clinro/logout", {
+  void fetch(logoutCall.path, {
     method: "POST",
     headers: { Authorization: `Bearer ${token}` },
     keepalive: true,

@@ -3,7 +3,16 @@ import { z } from "zod";
 import { formatDefinitionProblem, parseSurveyDefinition } from "../survey/engine/validate-definition.ts";
 import type { SurveyDefinition } from "../survey/engine/definition.ts";
 import { DefinitionFileError, readDefinitionBody } from "../survey/read-definition-body.ts";
-import { definitionBodyQuery, type DefinitionAddress } from "./survey-definition-body.ts";
+import {
+  readValidatedDefinition,
+  rememberValidatedDefinition,
+  validatedDefinitionKey,
+} from "../survey/validated-definitions.ts";
+import {
+  definitionBodyQuery,
+  surveyDefinitionKeys,
+  type DefinitionAddress,
+} from "./survey-definition-body.ts";
 
 /** What the definition call adds about the instrument itself (contracts' definitionResponse). */
 const instrumentFacts = z.object({
@@ -18,8 +27,21 @@ export type LoadedDefinition = {
   permissions: string[] | undefined;
 };
 
-/** Reads (unzipping when needed) and validates a definition; problems name question and field. */
+/**
+ * Reads (unzipping when needed) and validates a definition; problems name question and field.
+ * A body this device validated before is taken from validated-definitions.ts instead of being
+ * validated again.
+ */
 export async function parseDefinitionBody(body: unknown): Promise<LoadedDefinition> {
+  const key = await validatedDefinitionKey(body, __APP_VERSION__);
+  const known = key === undefined ? undefined : await readValidatedDefinition<LoadedDefinition>(key);
+  if (known) return known;
+  const loaded = await validateDefinitionBody(body);
+  if (key !== undefined) void rememberValidatedDefinition(key, loaded);
+  return loaded;
+}
+
+async function validateDefinitionBody(body: unknown): Promise<LoadedDefinition> {
   const json = await readDefinitionBody(body);
   const parsed = parseSurveyDefinition(json);
   if (!parsed.ok) {
@@ -35,13 +57,7 @@ export async function parseDefinitionBody(body: unknown): Promise<LoadedDefiniti
 
 export const surveyDefinitionQuery = (address: DefinitionAddress) =>
   queryOptions({
-    queryKey: [
-      "survey-definition",
-      address.studyId,
-      address.instrumentId,
-      address.instrument,
-      address.searchStr,
-    ],
+    queryKey: surveyDefinitionKeys.parsed(address),
     // The download itself may already be under way: the route's loader started it.
     queryFn: async ({ client }) =>
       parseDefinitionBody(await client.ensureQueryData(definitionBodyQuery(address))),

@@ -1,44 +1,56 @@
 /**
  * The definition call's raw answer (a JSON value, or a Blob for a zip), kept apart from parsing
  * so that the instrument route's loader can start the download as soon as navigation begins,
- * while the route's code (the survey engine) is still on its way.
+ * while the route's code (the survey engine) is still on its way. When index.html's early script
+ * already sent this very call, the loader takes its response instead of sending it again.
  */
 import { queryOptions } from "@tanstack/react-query";
+import { getStoredUser } from "../auth/session-store.ts";
+import { takeEarlyDefinition } from "./early-definition.ts";
 import { request } from "./request.ts";
+import {
+  definitionPath,
+  definitionQuery,
+  definitionUrl,
+  type DefinitionAddress,
+} from "./survey-definition-url.ts";
 
-export type DefinitionAddress = {
-  studyId: number;
-  instrumentId: number;
-  /** The {instrument} segment of the route. */
-  instrument: string;
-  /** The route's query string ("?a=1" or ""), passed through to the load call. */
-  searchStr: string;
-};
+export { definitionPath, type DefinitionAddress } from "./survey-definition-url.ts";
 
-/**
- * GET /control/admin/studies/{studyId}/instruments/{instrumentId}/{instrument} plus the query
- * string: the instrument's url with its studies segment under admin/studies (spec 02 §7).
- */
-export function definitionPath({ studyId, instrumentId, instrument }: DefinitionAddress) {
-  return `/control/admin/studies/${studyId}/instruments/${instrumentId}/${encodeURIComponent(instrument)}`;
-}
-
-export const definitionBodyQuery = (address: DefinitionAddress) =>
-  queryOptions({
-    queryKey: [
-      "survey-definition-body",
+/** A survey definition's queries: its downloaded body and the definition parsed from it. */
+export const surveyDefinitionKeys = {
+  all: ["survey-definition"] as const,
+  body: (address: DefinitionAddress) =>
+    [
+      ...surveyDefinitionKeys.all,
+      "body",
       address.studyId,
       address.instrumentId,
       address.instrument,
       address.searchStr,
-    ],
+    ] as const,
+  parsed: (address: DefinitionAddress) =>
+    [
+      ...surveyDefinitionKeys.all,
+      "parsed",
+      address.studyId,
+      address.instrumentId,
+      address.instrument,
+      address.searchStr,
+    ] as const,
+};
+
+export const definitionBodyQuery = (address: DefinitionAddress) =>
+  queryOptions({
+    queryKey: surveyDefinitionKeys.body(address),
     queryFn: ({ signal }) =>
       request<unknown>({
         path: definitionPath(address),
-        query: Object.fromEntries(new URLSearchParams(address.searchStr)),
+        query: definitionQuery(address),
         responseType: "auto",
         handle403Locally: true,
         signal,
+        sent: takeEarlyDefinition(definitionUrl(address), getStoredUser()?.token),
       }),
     // A definition does not change under an open instrument; the worker caches it for offline.
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,15 +1,18 @@
-import { queryOptions } from "@tanstack/react-query";
+import { getMeCall, listUsersCall, patchMeCall } from "../contracts/calls/user-calls.ts";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { meResponse } from "../contracts/user.ts";
 import { usersResponse } from "../contracts/users.ts";
 import { request } from "./request.ts";
 
 export const userKeys = {
-  me: () => ["users", "me"] as const,
+  all: ["users"] as const,
+  me: () => [...userKeys.all, "me"] as const,
+  list: () => [...userKeys.all, "list"] as const,
 };
 
 /** GET /control/clinro/users/me */
 export function fetchMe(signal?: AbortSignal) {
-  return request({ path: "/control/clinro/users/me", schema: meResponse, signal });
+  return request({ path: getMeCall.path, schema: meResponse, signal });
 }
 
 export const meQuery = () =>
@@ -21,12 +24,12 @@ export const meQuery = () =>
 
 /** GET /control/users: administrators only (the server answers 403 to anyone else). */
 export function fetchUsers(signal?: AbortSignal) {
-  return request({ path: "/control/users", schema: usersResponse, loader: true, signal });
+  return request({ path: listUsersCall.path, schema: usersResponse, loader: true, signal });
 }
 
 export const usersListQuery = () =>
   queryOptions({
-    queryKey: ["users", "list"] as const,
+    queryKey: userKeys.list(),
     queryFn: ({ signal }) => fetchUsers(signal),
   });
 
@@ -36,11 +39,20 @@ export const usersListQuery = () =>
  */
 export function patchMe(user: Record<string, unknown>) {
   return request({
-    path: "/control/clinro/users/me",
+    path: patchMeCall.path,
     method: "PATCH",
     body: user,
     schema: meResponse,
     suppressErrorToast: true,
     loaderKey: "profile-save",
+  });
+}
+
+/** The profile's save: the answer is the saved user, which becomes the cached `me` at once. */
+export function usePatchMe() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: patchMe,
+    onSuccess: (saved) => queryClient.setQueryData(userKeys.me(), saved),
   });
 }

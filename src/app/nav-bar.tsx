@@ -5,10 +5,10 @@ import { useEffect, useId, useRef, useState } from "react";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { countItemsOf } from "../outbox/outbox-store.ts";
-import { usePendingCount } from "../outbox/use-outbox.ts";
+import { usePendingCount } from "../outbox-ui/use-outbox.ts";
 import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
-import { formatShortDate } from "./format-date.ts";
+import { formatLongDate, formatShortDate } from "../i18n/format-date.ts";
 import { StudyNavBar } from "./study-nav-bar.tsx";
 
 /** An outbox tray with an upward arrow. */
@@ -34,6 +34,9 @@ function OutboxIcon() {
   );
 }
 
+const isoDate = (date: Date) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
+
 /**
  * The navigation bar: brand, today's date, the count of the user's writes not yet sent, and the
  * user menu. Logging out with writes pending asks first; they stay on the device either way.
@@ -47,6 +50,7 @@ export function NavBar() {
   /** Items still to send when the user asked to log out; null while not asking. */
   const [unsentAtLogout, setUnsentAtLogout] = useState<number | null>(null);
   const menuRef = useRef<HTMLDivElement>(null);
+  const today = new Date();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
 
   const requestLogout = async () => {
@@ -82,7 +86,11 @@ export function NavBar() {
             <Trans id="nav_all_studies">All studies</Trans>
           </span>
         </Link>
-        <span className="nav-bar__date">{formatShortDate(new Date())}</span>
+        {/* Shown DD-MMM-YYYY; read DD-MMMM-YYYY, a month name a screen reader says in full. */}
+        <time className="nav-bar__date" dateTime={isoDate(today)}>
+          <span aria-hidden="true">{formatShortDate(today)}</span>
+          <span className="visually-hidden">{formatLongDate(today)}</span>
+        </time>
         {user && pending > 0 ? (
           <Link
             to="/outbox"

@@ -8,6 +8,7 @@ import { claimDraft, loadDraft, saveDraft, type DraftOwnership } from "../outbox
 import { enqueueSubmissionWithUploads, enqueueWrite, eventsWrite, uploadWrite } from "../outbox/enqueue.ts";
 import { requestFlush, retryNow } from "../outbox/flusher.ts";
 import { listItems } from "../outbox/outbox-store.ts";
+import { FILE_MODULE } from "../contracts/files.ts";
 
 function signedInContext(participantId?: number) {
   const user = getStoredUser();
@@ -24,7 +25,7 @@ export const outboxSupportHandle = {
   async enqueueUpload(bytes: number[], type: string, fileName: string, participantId: number) {
     const write = uploadWrite(new Blob([new Uint8Array(bytes)], { type }), {
       file_name: fileName,
-      module_name: "clinro",
+      module_name: FILE_MODULE.clinician,
       participant_id: participantId,
     });
     return (await enqueueWrite(write, signedInContext(participantId))).id;

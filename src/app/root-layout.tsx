@@ -5,11 +5,12 @@ import { getStoredUser, subscribeToStoredUser } from "../auth/session-store.ts";
 import { SessionInactivity } from "../features/session/session-inactivity.tsx";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { requestPersistentStorage } from "../outbox/persistent-storage.ts";
-import { useOutboxChanges, usePendingCount } from "../outbox/use-outbox.ts";
+import { useOutboxChanges, usePendingCount } from "../outbox-ui/use-outbox.ts";
 import { GlobalLoader } from "../widgets/loading/global-loader.tsx";
 import { Toaster } from "../widgets/toast/toaster.tsx";
 import { NavBar } from "./nav-bar.tsx";
 import { UpdatePrompt } from "./update-prompt.tsx";
+import { VisitRoomHost } from "./visit-room/visit-room-host.tsx";
 
 /** Pages that show no navigation bar (spec 01 section 2). */
 const PATHS_WITHOUT_NAV_BAR = [
@@ -18,6 +19,8 @@ const PATHS_WITHOUT_NAV_BAR = [
   /^\/forgot-password/,
   /^\/users\/(activate|reset)/,
   /\/consents\/[^/]+\/participants\//,
+  // The participant's visit page: the participant has no account here.
+  /^\/join\//,
 ];
 
 export function RootLayout() {
@@ -69,6 +72,7 @@ export function RootLayout() {
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <VisitRoomHost />
       <Toaster />
       <UpdatePrompt />
       <SessionInactivity />

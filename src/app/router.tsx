@@ -7,7 +7,11 @@ import {
   createRootRouteWithContext,
   createRoute,
   createRouter,
+  ErrorComponent,
   lazyRouteComponent,
+  notFound,
+  useRouter,
+  type ErrorComponentProps,
   redirect,
 } from "@tanstack/react-router";
 import {
@@ -22,7 +26,7 @@ import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
-import { outboxQuery } from "../outbox/use-outbox.ts";
+import { outboxQuery } from "../outbox-ui/use-outbox.ts";
 import { definitionBodyQuery } from "../api/survey-definition-body.ts";
 import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
 import { SetPasswordPage } from "../features/password/set-password-page.tsx";
@@ -31,15 +35,39 @@ import { mayListUsers } from "../features/users/user-list.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
 import { ParticipantHomePage } from "../features/participant-home/participant-home-page.tsx";
 import { ParticipantSearchPage } from "../features/participant-search/participant-search-page.tsx";
+import { ROOM_NAME_PATTERN } from "../contracts/room-name.ts";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
+import { ChunkLoadFailure } from "../widgets/loading/chunk-load-failure.tsx";
+import { isChunkLoadError, withChunkTimeout } from "../widgets/loading/load-chunk.ts";
 
 /**
  * A page loaded on first visit (or when a link to it is hovered): each page's code, and what
  * only it uses (libphonenumber-js for the profile), stays out of the first download.
  */
 function lazyPage<M>(load: () => Promise<M>, pick: (module: M) => ComponentType) {
-  return lazyRouteComponent(() => load().then((module) => ({ default: pick(module) })));
+  const loadInTime = withChunkTimeout(load);
+  return lazyRouteComponent(() => loadInTime().then((module) => ({ default: pick(module) })));
+}
+
+/**
+ * A page whose code did not load (120 s time-out, or a failed download) says so with a retry;
+ * any other error keeps the router's own error display.
+ */
+function RouteError({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  if (!isChunkLoadError(error)) return <ErrorComponent error={error} />;
+  return (
+    <div className="page page--narrow">
+      <ChunkLoadFailure
+        error={error}
+        onRetry={() => {
+          reset();
+          void router.invalidate();
+        }}
+      />
+    </div>
+  );
 }
 
 export type RouterContext = { queryClient: QueryClient };
@@ -124,6 +152,28 @@ const usersRoute = createRoute({
   component: lazyPage(
     () => import("../features/users/users-page.tsx"),
     (module) => module.UsersPage,
+  ),
+});
+
+/** Editing another user, from the user list (spec 01 section 4); the page checks the rule. */
+const editUserRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/$userId/edit",
+  params: {
+    parse: (raw: Record<string, string>) => ({ userId: parseRouteId(raw.userId) }),
+    stringify: (params: { userId: number }) => ({ userId: String(params.userId) }),
+  },
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
+  },
+  component: lazyPage(
+    () => import("../features/users/edit-user-page.tsx"),
+    (module) =>
+      function EditUserRoute() {
+        const { userId } = editUserRoute.useParams();
+        return <module.EditUserPage userId={userId} />;
+      },
   ),
 });
 
@@ -268,6 +318,145 @@ const instrumentRoute = createRoute({
   ),
 });
 
+/** Upcoming virtual visits (spec 01 "Virtual visits page"). */
+const visitsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/visits",
+  params: studySiteParams,
+  component: lazyPage(
+    () => import("../features/visits/visits-route.tsx"),
+    (module) => module.VisitsRoute,
+  ),
+});
+
+/**
+ * A visit's room: the visits page with that room open in the global overlay. The segment is the
+ * visit's room_name (the spec's roomToken segment); validation decides whether it can connect.
+ */
+const visitRoomRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/visits/$roomToken",
+  params: {
+    parse: (raw: Record<string, string>) => {
+      const roomToken = raw.roomToken ?? "";
+      if (!ROOM_NAME_PATTERN.test(roomToken)) throw notFound();
+      return { ...studySiteParams.parse(raw), roomToken };
+    },
+    stringify: (params: { studyId: number; siteId: number; roomToken: string }) => ({
+      ...studySiteParams.stringify(params),
+      roomToken: params.roomToken,
+    }),
+  },
+  component: lazyPage(
+    () => import("../features/visits/visits-route.tsx"),
+    (module) => module.VisitRoomRoute,
+  ),
+});
+
+/** The participant's join page: public (the participant has no account), from the visit's mail. */
+const joinRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/join/$secret",
+  component: lazyPage(
+    () => import("../features/visit-join/join-route.tsx"),
+    (module) => module.JoinRoute,
+  ),
+});
+
+/**
+ * The consent calls load with the consent pages, not with the app: their schemas (and the survey
+ * definition's) would otherwise be in every first download (scripts/bundle-budget.ts).
+ */
+const loadConsentsApi = withChunkTimeout(() => import("../api/consents-api.ts"));
+
+/** The consent search list (spec 02 section 2); a coordinator choosing a consent study lands here. */
+const consentListRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/consents",
+  params: studySiteParams,
+  // The list starts loading with the navigation; a failure (403: the access-denied panel) is
+  // the page's to show, so the loader does not throw it.
+  loader: async ({ context, params }) => {
+    const { siteConsentsQuery } = await loadConsentsApi();
+    await context.queryClient
+      .ensureQueryData(siteConsentsQuery(params.studyId, params.siteId))
+      .catch(() => undefined);
+  },
+  component: lazyPage(
+    () => import("../features/consents/consent-routes.tsx"),
+    (module) => module.ConsentListRoute,
+  ),
+});
+
+/** The participants of one consent; ?signed=1 when arriving from a finished consent. */
+const consentParticipantsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/consents/$consentId",
+  params: {
+    parse: (raw: Record<string, string>) => ({
+      ...studySiteParams.parse(raw),
+      consentId: parseRouteId(raw.consentId),
+    }),
+    stringify: (params: { studyId: number; siteId: number; consentId: number }) => ({
+      ...studySiteParams.stringify(params),
+      consentId: String(params.consentId),
+    }),
+  },
+  validateSearch: (search: Record<string, unknown>): { signed?: 1 } =>
+    search.signed === 1 || search.signed === "1" ? { signed: 1 } : {},
+  loaderDeps: ({ search }) => ({ signed: search.signed === 1 }),
+  // Arriving from a finished consent, the statuses have changed: marked stale, the page fetches
+  // them again (the cached ones stay on screen if that fails, e.g. offline with the consent still
+  // in the outbox).
+  loader: async ({ context, params, deps }) => {
+    const { consentParticipantsQuery } = await loadConsentsApi();
+    const query = consentParticipantsQuery(params.consentId, params.siteId);
+    if (deps.signed)
+      await context.queryClient.invalidateQueries({ queryKey: query.queryKey, refetchType: "none" });
+    await context.queryClient.ensureQueryData(query).catch(() => undefined);
+  },
+  component: lazyPage(
+    () => import("../features/consents/consent-routes.tsx"),
+    (module) => module.ConsentParticipantsRoute,
+  ),
+});
+
+/** Completing a consent for one participant (spec 02 section 2); the definition loads with the navigation. */
+const consentCompletionRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/consents/$consentId/participants/$participantId/version/$versionId",
+  params: {
+    parse: (raw: Record<string, string>) => ({
+      ...studySiteParams.parse(raw),
+      consentId: parseRouteId(raw.consentId),
+      participantId: parseRouteId(raw.participantId),
+      versionId: parseRouteId(raw.versionId),
+    }),
+    stringify: (params: {
+      studyId: number;
+      siteId: number;
+      consentId: number;
+      participantId: number;
+      versionId: number;
+    }) => ({
+      ...studySiteParams.stringify(params),
+      consentId: String(params.consentId),
+      participantId: String(params.participantId),
+      versionId: String(params.versionId),
+    }),
+  },
+  loader: async ({ context, params }) => {
+    const { consentDefinitionQuery } = await loadConsentsApi();
+    void context.queryClient.prefetchQuery(
+      consentDefinitionQuery(params.consentId, params.versionId, params.participantId),
+    );
+  },
+  component: lazyPage(
+    () => import("../features/consent-completion/consent-completion-route.tsx"),
+    (module) => module.ConsentCompletionRoute,
+  ),
+});
+
 const routeTree = rootRoute.addChildren([
   indexRoute,
   loginRoute,
@@ -276,8 +465,14 @@ const routeTree = rootRoute.addChildren([
     participantSearchRoute,
     participantHomeRoute,
     instrumentRoute,
+    visitsRoute,
+    visitRoomRoute,
+    consentListRoute,
+    consentParticipantsRoute,
+    consentCompletionRoute,
     outboxRoute,
     usersRoute,
+    editUserRoute,
     profileRoute,
     changePasswordRoute,
   ]),
@@ -287,6 +482,7 @@ const routeTree = rootRoute.addChildren([
   forgotPasswordRoute,
   forcedChangeRoute,
   unauthorizedRoute,
+  joinRoute,
 ]);
 
 export function createAppRouter(queryClient: QueryClient) {
@@ -294,6 +490,7 @@ export function createAppRouter(queryClient: QueryClient) {
     routeTree,
     context: { queryClient },
     defaultPreload: "intent",
+    defaultErrorComponent: RouteError,
     scrollRestoration: true,
   });
 }

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useRouterState } from "@tanstack/react-router";
-import { myConsentsQuery } from "../api/consents-api.ts";
+import { myConsentsQuery } from "../api/my-consents-api.ts";
 import { studyQuery } from "../api/studies-api.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { missingConsentsOf } from "../contracts/consents.ts";

@@ -2,9 +2,7 @@
  * The study part of the navigation bar (spec 01 section 2): which tabs and back links show for
  * the current path, study and role. Plain data: the component turns keys into texts.
  */
-
-/** The clinician role that counts as witness: no Participants or Virtual visits tab. */
-export const WITNESS_ROLE = "Impartial Witness";
+import { isWitness } from "../contracts/roles.ts";
 
 export type StudyPath = { studyId: number; siteId: number; base: string; rest: string };
 
@@ -29,10 +27,6 @@ export type TabFacts = {
   /** Consents of the study still missing; undefined while unknown (no dot). */
   missingConsents: number | undefined;
 };
-
-export function isWitness(role: string | undefined) {
-  return role?.trim().toLowerCase() === WITNESS_ROLE.toLowerCase();
-}
 
 /**
  * Participants (hidden for a witness); Consents (only with newConsentEnabled; a dot while

@@ -1,12 +1,15 @@
+import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MeResponse } from "../contracts/user.ts";
 import { dismissToast, getToasts } from "../widgets/toast/toast-store.ts";
 import { clearHeldPassword, getHeldPassword } from "./held-password.ts";
 import { getStoredUser } from "./session-store.ts";
 import { localUtcOffsetMinutes, signIn } from "./sign-in.ts";
+import { checkVerifier, loadVerifier } from "./signing-verifier.ts";
 
 const LOGIN_PATH = "/control/clinro/login";
 const ME_PATH = "/control/clinro/users/me";
+const SIGNING_KEY_PATH = "/control/v2/signing-key";
 const EXP = Math.floor(Date.now() / 1000) + 3600;
 
 function base64url(value: unknown) {
@@ -91,7 +94,7 @@ describe("sign-in", () => {
     const fetchMock = stubServer();
     await expect(signIn(credentials)).resolves.toEqual({ ok: true, temporaryPassword: false });
     const urls = fetchMock.mock.calls.map(([input]) => String(input));
-    expect(urls).toEqual([LOGIN_PATH, ME_PATH]);
+    expect(urls).toEqual([LOGIN_PATH, ME_PATH, SIGNING_KEY_PATH]);
 
     const [, loginInit = {}] = fetchMock.mock.calls[0]!;
     const loginHeaders = new Headers(loginInit.headers);
@@ -151,7 +154,21 @@ describe("sign-in", () => {
     await expect(signIn(credentials)).resolves.toEqual({ ok: true, temporaryPassword: true });
     expect(getHeldPassword()).toBe("Typed pass 1!");
     expect(getStoredUser()).toMatchObject({ token: TOKEN, is_temporary_password: true });
-    expect(fetchMock.mock.calls.map(([input]) => String(input))).toEqual([LOGIN_PATH, ME_PATH]);
+    expect(fetchMock.mock.calls.map(([input]) => String(input))).toEqual([
+      LOGIN_PATH,
+      ME_PATH,
+      SIGNING_KEY_PATH,
+    ]);
+  });
+
+  it("keeps a verifier of the typed password for consent signatures, even when the signing key cannot be fetched", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    stubServer();
+    await signIn(credentials);
+    const verifier = await loadVerifier(7);
+    expect(verifier).toBeDefined();
+    expect(await checkVerifier("Typed pass 1!", verifier!)).toBe(true);
+    expect(await checkVerifier("Typed pass 2!", verifier!)).toBe(false);
   });
 
   it.each([

@@ -2,6 +2,7 @@
  * The sign-in sequence of spec 01 section 4: login, merge the token's payload into the stored
  * user, hold the typed password when it is temporary, then the me call. Returns where to go.
  */
+import { useMutation } from "@tanstack/react-query";
 import { jwtDecode } from "jwt-decode";
 import type { MessageDescriptor } from "@lingui/core";
 import { login } from "../api/auth-api.ts";
@@ -9,7 +10,9 @@ import { loginFailureMessage, loginNetworkMessage } from "../api/error-messages.
 import { ApiError } from "../api/request.ts";
 import { fetchMe } from "../api/users-api.ts";
 import { tokenPayload, type LoginRequest } from "../contracts/auth.ts";
+import { fetchSigningKey } from "../api/signing-key-api.ts";
 import { holdPassword } from "./held-password.ts";
+import { prepareOfflineSigning } from "./signing-verifier.ts";
 import { logout } from "./logout.ts";
 import { setStoredUser, updateStoredUser } from "./session-store.ts";
 
@@ -50,5 +53,15 @@ export async function signIn(credentials: LoginRequest): Promise<SignInResult> {
     }
     return { ok: false, message: loginFailureMessage(error.status) };
   }
+  // Part 11: a consent signature asks for this password again, also offline (signing-verifier.ts).
+  await prepareOfflineSigning(payload.id, credentials.password, () => fetchSigningKey());
   return { ok: true, temporaryPassword: answer.is_temporary_password };
+}
+
+/**
+ * The sign-in as a mutation: components call `mutate(credentials, { onSuccess })`. The sequence
+ * answers its failures as a result (the message to show), so the mutation itself never fails.
+ */
+export function useSignIn() {
+  return useMutation({ mutationFn: signIn });
 }

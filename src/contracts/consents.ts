@@ -23,7 +23,7 @@ export const FINISHED_CONSENT_STATUSES = [
   "declined",
 ] as const satisfies ConsentParticipantStatus[];
 
-const idValue = (name: string) =>
+export const idValue = (name: string) =>
   z.coerce
     .number({ error: `${name} must be a number` })
     .int(`${name} must be a whole number`)

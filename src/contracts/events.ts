@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PLATFORM } from "./roles.ts";
 
 export const EVENT_TYPES = [
   "delivered",
@@ -38,5 +39,5 @@ export const MAX_EVENTS_PER_REQUEST = 500;
 
 /** POST /control/participants/me/events?platform=clinro */
 export const postEventsRequest = z.array(eventRecord).min(1).max(MAX_EVENTS_PER_REQUEST);
-export const postEventsQuery = z.object({ platform: z.literal("clinro") });
+export const postEventsQuery = z.object({ platform: z.literal(PLATFORM) });
 export const postEventsResponse = z.object({ received: z.number().int() });

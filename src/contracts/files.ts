@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { PLATFORM } from "./roles.ts";
+
+/** The module an uploaded file belongs to (module_name): a consent or a clinician instrument. */
+export const FILE_MODULE = { consent: "consent", clinician: "clinro" } as const;
 
 /** Images are limited to 2.5 MB (spec 02 sections 5 and 9). */
 export const IMAGE_MAX_BYTES = 2.5 * 1024 * 1024;
@@ -31,8 +35,8 @@ export const fileUploadFields = z.object({
     .min(1)
     .max(200)
     .regex(/^[A-Za-z0-9_.-]+$/, "file_name may hold only letters, digits, _ . and -"),
-  platform: z.literal("clinro"),
-  module_name: z.enum(["consent", "clinro"]),
+  platform: z.literal(PLATFORM),
+  module_name: z.enum([FILE_MODULE.consent, FILE_MODULE.clinician]),
   participant_id: z.coerce.number().int().positive(),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFields>;

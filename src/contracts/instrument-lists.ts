@@ -4,14 +4,33 @@
  * their instances of the newer one. Timestamps are ISO strings; ids are numbers.
  */
 import { z } from "zod";
+import { ROLE_CODE } from "./roles.ts";
 import { MAX_ID } from "./study.ts";
 
 /** Clinician role codes that may administer a form unless it says otherwise (spec 02 section 9). */
-export const DEFAULT_FORM_PERMISSIONS = ["16", "11", "12", "13"] as const;
+export const DEFAULT_FORM_PERMISSIONS = [
+  ROLE_CODE.clinicalCoordinator,
+  ROLE_CODE.clinicalStaff1,
+  ROLE_CODE.clinicalStaff2,
+  ROLE_CODE.clinicalStaff3,
+] as const;
 /** Days an instance stays in the to-do list after its start, unless the instrument says otherwise. */
 export const DEFAULT_VISIBLE_DAYS = 1;
 
-export const INSTRUMENT_TYPES = ["CLINRO", "SURVEY", "ARTICLE", "ANNOUNCEMENT"] as const;
+/** Instrument types (instruments.instrument_type, a definition's type). */
+export const INSTRUMENT_TYPE = {
+  /** A clinician-rated instrument: the only type this portal administers. */
+  clinician: "CLINRO",
+  survey: "SURVEY",
+  article: "ARTICLE",
+  announcement: "ANNOUNCEMENT",
+} as const;
+export const INSTRUMENT_TYPES = [
+  INSTRUMENT_TYPE.clinician,
+  INSTRUMENT_TYPE.survey,
+  INSTRUMENT_TYPE.article,
+  INSTRUMENT_TYPE.announcement,
+] as const;
 export const instrumentType = z.enum(INSTRUMENT_TYPES);
 export type InstrumentType = z.infer<typeof instrumentType>;
 

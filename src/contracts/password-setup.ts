@@ -4,6 +4,7 @@
  * setup_password follow an emailed link (/users/activate or /users/reset?token=...).
  */
 import { z } from "zod";
+import { PLATFORM } from "./roles.ts";
 import { meetsPasswordPolicy } from "./password-policy.ts";
 
 /** Spec 01 section 5. */
@@ -15,7 +16,7 @@ export const TOKEN_REJECTED_MESSAGE = "Unable to authenticate user.";
 /** POST /control/users/forgot_password (no auth) */
 export const forgotPasswordRequest = z.object({
   username: z.string({ error: "username is required" }).trim().min(1, "username is required").max(320),
-  platform: z.literal("clinro", { error: "platform must be 'clinro'" }),
+  platform: z.literal(PLATFORM, { error: `platform must be '${PLATFORM}'` }),
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
@@ -72,7 +73,7 @@ export const setupPasswordRequest = z
     old_password: z.string().max(1024).nullish(),
     /** The token of the emailed link's query string. */
     token: linkToken,
-    platform_type: z.literal("clinro", { error: "platform_type must be 'clinro'" }),
+    platform_type: z.literal(PLATFORM, { error: `platform_type must be '${PLATFORM}'` }),
   })
   .refine((body) => body.password === body.password_confirmation, {
     message: PASSWORDS_DO_NOT_MATCH_MESSAGE,

@@ -4,9 +4,13 @@
  * A draft has one owner at a time across tabs (a Web Lock named after it): a second tab is told
  * the draft is open elsewhere instead of forking it. A draft the outbox delivered is removed.
  */
-import { createStore, del, get, set } from "idb-keyval";
+import { createStore, del, entries, get, set } from "idb-keyval";
+import type { UnreadableRecord } from "./outbox-store.ts";
+import { readDraftRecord, toStoredDraft } from "./stored-records.ts";
 
 const draftStore = createStore("clinro-drafts", "drafts");
+/** Where a draft that cannot be read is moved, so that a new draft does not overwrite it. */
+const UNREADABLE_PREFIX = "unreadable:";
 
 export type Draft<T> = { key: string; userId: number; savedAt: number; value: T };
 
@@ -21,11 +25,38 @@ export function draftKeyFor(parts: {
 }
 
 export async function saveDraft<T>(key: string, userId: number, value: T, now = Date.now()) {
-  await set(key, { key, userId, savedAt: now, value } satisfies Draft<T>, draftStore);
+  await set(key, toStoredDraft({ key, userId, savedAt: now, value } satisfies Draft<T>), draftStore);
 }
 
-export function loadDraft<T>(key: string) {
-  return get<Draft<T>>(key, draftStore);
+/**
+ * The draft, migrated to the current shape. One that cannot be read is moved aside (kept, and
+ * listed by listUnreadableDrafts) and the form starts empty: the next save must not overwrite it.
+ */
+export async function loadDraft<T>(key: string): Promise<Draft<T> | undefined> {
+  const raw = await get<unknown>(key, draftStore);
+  if (raw === undefined) return undefined;
+  const read = readDraftRecord(raw);
+  if (read.ok) return read.value as Draft<T>;
+  await set(`${UNREADABLE_PREFIX}${Date.now()}:${key}`, raw, draftStore);
+  await del(key, draftStore);
+  return undefined;
+}
+
+/** The drafts that could not be read, as they were found. */
+export async function listUnreadableDrafts(): Promise<UnreadableRecord[]> {
+  const unreadable: UnreadableRecord[] = [];
+  for (const [key, raw] of await entries<IDBValidKey, unknown>(draftStore)) {
+    const name = String(key);
+    if (!name.startsWith(UNREADABLE_PREFIX)) continue;
+    const read = readDraftRecord(raw);
+    unreadable.push({
+      store: "drafts",
+      key: name,
+      problem: read.ok ? "moved aside" : read.problem,
+      record: raw,
+    });
+  }
+  return unreadable;
 }
 
 export function removeDraft(key: string) {

@@ -282,3 +282,151 @@ describe("dependencies: a submission waits for its uploads", () => {
     expect(sent.map((entry) => entry.id)).toEqual([photo.id]);
   });
 });
+
+describe("sending side by side", () => {
+  const participant = (participantId: number) => ({ ...ALICE, studyId: 101, siteId: 1011, participantId });
+  const PARTICIPANT_A = participant(1);
+  const PARTICIPANT_B = participant(2);
+
+  /** A send that answers only when the test says so, noting what is in flight. */
+  function heldSends(setupDeps: DrainDependencies, sentIds: string[]) {
+    const waiting = new Map<string, (outcome: SendOutcome) => void>();
+    let inFlight = 0;
+    let mostInFlight = 0;
+    setupDeps.send = (item) => {
+      sentIds.push(item.id);
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      return new Promise<SendOutcome>((resolve) => {
+        waiting.set(item.id, (outcome) => {
+          inFlight--;
+          resolve(outcome);
+        });
+      });
+    };
+    /** Waits until item is being sent, then answers it. */
+    const answer = async (item: OutboxItem, outcome: SendOutcome = answered(200)) => {
+      for (let turn = 0; !waiting.has(item.id); turn++) {
+        if (turn > 1000) throw new Error(`${item.label} was never sent`);
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+      const resolve = waiting.get(item.id)!;
+      waiting.delete(item.id);
+      resolve(outcome);
+    };
+    return { answer, inFlight: () => inFlight, mostInFlight: () => mostInFlight, waiting };
+  }
+
+  it("sends two participants' items side by side", async () => {
+    const first = event(PARTICIPANT_A, NOW - 20, "a");
+    const second = event(PARTICIPANT_B, NOW - 10, "b");
+    const { deps } = setup([first, second], () => answered(200));
+    const sentIds: string[] = [];
+    const held = heldSends(deps, sentIds);
+    const draining = drainOutbox(deps);
+    // The second participant's item goes while the first one's answer is still awaited.
+    await held.answer(second);
+    await held.answer(first);
+    const report = await draining;
+    expect(held.mostInFlight()).toBe(2);
+    expect(report.delivered).toEqual([second.id, first.id]);
+  });
+
+  it("keeps one participant's items in order", async () => {
+    const items = [1, 2, 3].map((index) => event(PARTICIPANT_A, NOW - 100 + index, `a${index}`));
+    const other = event(PARTICIPANT_B, NOW - 50, "b");
+    const { deps } = setup([...items].reverse().concat(other), () => answered(200));
+    const sentIds: string[] = [];
+    const held = heldSends(deps, sentIds);
+    const draining = drainOutbox(deps);
+    for (const item of items) {
+      await held.answer(item);
+      // Only one of this participant's items is ever in flight.
+      expect(
+        [...held.waiting.keys()].filter((id) => items.some((own) => own.id === id)).length,
+      ).toBeLessThanOrEqual(1);
+    }
+    await held.answer(other);
+    await draining;
+    expect(sentIds.filter((id) => id !== other.id)).toEqual(items.map((item) => item.id));
+    expect(held.mostInFlight()).toBe(2);
+  });
+
+  it("sends a participant's later item even when an earlier one is retried later", async () => {
+    const first = event(PARTICIPANT_A, NOW - 20, "a1");
+    const second = event(PARTICIPANT_A, NOW - 10, "a2");
+    const { deps, sent } = setup([first, second], (item) =>
+      item.id === first.id ? answered(503) : answered(200),
+    );
+    const report = await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([first.id, second.id]);
+    expect(report).toMatchObject({ retrying: [first.id], delivered: [second.id] });
+  });
+
+  it("waits for an upload before its submission, even in another lane", async () => {
+    // The upload was made without a participant on the item: another lane than the submission.
+    const upload = makeOutboxItem(
+      uploadWrite(new Blob(["x"]), { file_name: "p.jpeg", module_name: "clinro", participant_id: 1 }),
+      ALICE,
+      NOW - 30,
+    );
+    const submission = makeOutboxItem(
+      {
+        kind: "submission",
+        label: "HAM-D 17",
+        dependsOn: [upload.id],
+        request: { method: "POST", path: "/control/clinro/submission", body: { type: "json", value: [{}] } },
+      },
+      PARTICIPANT_A,
+      NOW - 20,
+    );
+    const { deps } = setup([upload, submission], () => answered(200));
+    const sentIds: string[] = [];
+    const held = heldSends(deps, sentIds);
+    const draining = drainOutbox(deps);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(sentIds).toEqual([upload.id]);
+    await held.answer(upload);
+    await held.answer(submission);
+    const report = await draining;
+    expect(sentIds).toEqual([upload.id, submission.id]);
+    expect(report.delivered).toEqual([upload.id, submission.id]);
+  });
+
+  it("sends at most four at a time, and one at a time when told", async () => {
+    const items = Array.from({ length: 10 }, (_, index) =>
+      event(participant(100 + index), NOW - 100 + index, `p${index}`),
+    );
+    for (const [concurrency, expected] of [
+      [undefined, 4],
+      [1, 1],
+    ] as const) {
+      const { deps } = setup(items, () => answered(200));
+      if (concurrency !== undefined) deps.concurrency = concurrency;
+      const sentIds: string[] = [];
+      const held = heldSends(deps, sentIds);
+      const draining = drainOutbox(deps);
+      for (const item of items) await held.answer(item);
+      const report = await draining;
+      expect(held.mostInFlight()).toBe(expected);
+      expect(report.delivered).toHaveLength(10);
+    }
+  });
+
+  it("starts nothing more after a network error, and lets what is in flight finish", async () => {
+    const items = Array.from({ length: 6 }, (_, index) =>
+      event(participant(200 + index), NOW - 100 + index, `n${index}`),
+    );
+    const { deps, outbox } = setup(items, () => answered(200));
+    const sentIds: string[] = [];
+    const held = heldSends(deps, sentIds);
+    const draining = drainOutbox(deps);
+    await held.answer(items[0]!, offline);
+    for (const item of items.slice(1, 4)) await held.answer(item);
+    const report = await draining;
+    expect(sentIds).toEqual(items.slice(0, 4).map((item) => item.id));
+    expect(report.offline).toBe(true);
+    expect(report.delivered).toEqual(items.slice(1, 4).map((item) => item.id));
+    expect(outbox.records.has(items[4]!.id) && outbox.records.has(items[5]!.id)).toBe(true);
+  });
+});

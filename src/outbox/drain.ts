@@ -4,7 +4,11 @@
  * worker and the unit tests run the very same rules:
  *
  * - an item leaves the outbox only after a 2xx answer (the server's replay of one counts);
- * - a submission waits until the items it depends on (its uploads) are delivered;
+ * - one participant's items go one at a time, oldest first (a lane per participant, or per user
+ *   for items about no participant); up to `concurrency` lanes send side by side, so 500 queued
+ *   items do not wait for 500 round trips in a row;
+ * - a submission waits until the items it depends on (its uploads) are delivered, whichever
+ *   lane they are in;
  * - 5xx, 408, 429 and network errors are retried with backoff; a network error ends the round;
  * - a 401 marks that user's token rejected: their items wait for them to sign in again;
  * - any other 4xx marks the item failed: kept and shown, never retried blindly;
@@ -24,7 +28,12 @@ export type DrainDependencies = {
   random?: () => number;
   /** After delivery: e.g. remove the item's draft. */
   onDelivered?: (item: OutboxItem) => Promise<void>;
+  /** How many lanes send at once; DRAIN_CONCURRENCY unless told. */
+  concurrency?: number;
 };
+
+/** Small: a clinic's connection is shared, and the server serves other sites too. */
+export const DRAIN_CONCURRENCY = 4;
 
 export type DrainOptions = {
   /** Send even items whose backoff has not run out ("Retry now"). */
@@ -47,6 +56,7 @@ export type DrainReport = {
 export async function drainOutbox(deps: DrainDependencies, options: DrainOptions = {}): Promise<DrainReport> {
   const now = deps.now ?? Date.now;
   const random = deps.random ?? Math.random;
+  const concurrency = Math.max(1, deps.concurrency ?? DRAIN_CONCURRENCY);
   const report: DrainReport = {
     delivered: [],
     retrying: [],
@@ -58,20 +68,31 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
   const items = await deps.store.list();
   const remaining = new Set(items.map((item) => item.id));
 
+  // What this round may send, in lanes; an item in backoff is left for later, not waited for.
+  const lanes = new Map<string, OutboxItem[]>();
   for (const item of items) {
     if (options.onlyIds && !options.onlyIds.includes(item.id)) continue;
     if (item.state === "failed") continue;
-    if (item.dependsOn.some((id) => remaining.has(id))) continue;
     if (!options.ignoreBackoff && item.nextAttemptAt > now()) {
       report.nextDueAt = Math.min(report.nextDueAt ?? Infinity, item.nextAttemptAt);
       continue;
     }
+    const lane = laneOf(item);
+    const queue = lanes.get(lane);
+    if (queue) queue.push(item);
+    else lanes.set(lane, [item]);
+  }
+  /** Items of this round not yet answered (or skipped): a dependent waits for them. */
+  const unsettled = new Set([...lanes.values()].flat().map((item) => item.id));
+
+  /** Sends one item and records the outcome (a network error marks the round offline). */
+  const sendOne = async (item: OutboxItem): Promise<void> => {
     const token = rejectedUsers.has(item.userId)
       ? undefined
       : usableToken(await deps.tokens.get(item.userId), now());
     if (!token) {
       report.waitingForSignIn.push(item.id);
-      continue;
+      return;
     }
 
     const outcome = await deps.send(item, token);
@@ -86,7 +107,7 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       }));
       report.retrying.push(item.id);
       report.offline = true;
-      break;
+      return;
     }
 
     const verdict = verdictForStatus(outcome.status);
@@ -120,6 +141,53 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       }));
       report.refused.push(item.id);
     }
+  };
+
+  // The scheduler: a lane's first item starts when a slot is free and what it depends on in this
+  // round has been answered; an item whose dependency is still in the outbox afterwards is left
+  // for a later round. A network error starts nothing more; what is in flight finishes.
+  const busyLanes = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  const startable = () => {
+    for (const [lane, queue] of lanes) {
+      if (busyLanes.has(lane)) continue;
+      let head = queue[0];
+      while (head && head.dependsOn.some((id) => !unsettled.has(id) && remaining.has(id))) {
+        // Its upload was refused, is waiting or was not part of this round: not now.
+        unsettled.delete(head.id);
+        queue.shift();
+        head = queue[0];
+      }
+      if (!head) {
+        lanes.delete(lane);
+        continue;
+      }
+      if (head.dependsOn.some((id) => unsettled.has(id))) continue;
+      return { lane, item: head };
+    }
+    return undefined;
+  };
+  for (;;) {
+    while (!report.offline && inFlight.size < concurrency) {
+      const next = startable();
+      if (!next) break;
+      lanes.get(next.lane)!.shift();
+      busyLanes.add(next.lane);
+      const sending: Promise<void> = sendOne(next.item).finally(() => {
+        unsettled.delete(next.item.id);
+        busyLanes.delete(next.lane);
+        inFlight.delete(sending);
+      });
+      inFlight.add(sending);
+    }
+    // Nothing in flight and nothing startable: the rest waits on what this round cannot send.
+    if (inFlight.size === 0) break;
+    await Promise.race(inFlight);
   }
   return report;
+}
+
+/** Items about one participant keep their order; so do a user's items about no participant. */
+function laneOf(item: OutboxItem) {
+  return item.participantId === undefined ? `user:${item.userId}` : `participant:${item.participantId}`;
 }

@@ -2,8 +2,11 @@
  * Handing a write to the outbox: it is stored in IndexedDB first, then a flush is asked for.
  * The returned id is the item's Idempotency-Key.
  */
+import { postEventsCall, uploadFileCall } from "../contracts/calls/instrument-calls.ts";
 import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest } from "./outbox-item.ts";
-import { putItem } from "./outbox-store.ts";
+import { putItem, removeItem } from "./outbox-store.ts";
+import type { FileUploadFields } from "../contracts/files.ts";
+import { PLATFORM } from "../contracts/roles.ts";
 
 export type WriteContext = {
   userId: number;
@@ -68,17 +71,25 @@ export async function enqueueSubmissionWithUploads(
   context: WriteContext,
 ): Promise<OutboxItem> {
   const uploadItems = uploads.map((upload) => makeOutboxItem(upload, context));
-  // Ordered by creation time: the uploads come before the submission.
-  for (const [index, upload] of uploadItems.entries()) {
-    upload.createdAt += index;
-    await putItem(upload);
-  }
   const submissionItem = makeOutboxItem(
     { ...submission, dependsOn: uploadItems.map((upload) => upload.id) },
     context,
     Date.now() + uploadItems.length,
   );
-  await putItem(submissionItem);
+  const stored: string[] = [];
+  try {
+    // Ordered by creation time: the uploads come before the submission.
+    for (const [index, upload] of uploadItems.entries()) {
+      upload.createdAt += index;
+      await putItem(upload);
+      stored.push(upload.id);
+    }
+    await putItem(submissionItem);
+  } catch (error) {
+    // Half a submission is none: photos without their submission would be sent for nothing.
+    await Promise.allSettled(stored.map((id) => removeItem(id)));
+    throw error;
+  }
   requestFlush();
   return submissionItem;
 }
@@ -90,8 +101,8 @@ export function eventsWrite(events: unknown[], label: string): NewWrite {
     label,
     request: {
       method: "POST",
-      path: "/control/participants/me/events",
-      query: { platform: "clinro" },
+      path: postEventsCall.path,
+      query: { platform: PLATFORM },
       body: { type: "json", value: events },
     },
   };
@@ -100,20 +111,20 @@ export function eventsWrite(events: unknown[], label: string): NewWrite {
 /** The file upload call as an outbox write (multipart, header version 009). */
 export function uploadWrite(
   file: Blob,
-  fields: { file_name: string; module_name: "consent" | "clinro"; participant_id: number },
+  fields: { file_name: string; module_name: FileUploadFields["module_name"]; participant_id: number },
 ): NewWrite {
   return {
     kind: "upload",
     label: fields.file_name,
     request: {
       method: "POST",
-      path: "/control/file/upload",
+      path: uploadFileCall.path,
       headers: { version: "009" },
       body: {
         type: "multipart",
         fields: {
           file_name: fields.file_name,
-          platform: "clinro",
+          platform: PLATFORM,
           module_name: fields.module_name,
           participant_id: String(fields.participant_id),
         },

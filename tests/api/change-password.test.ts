@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
 import { changePasswordResponse, loginResponse, tokenPayload } from "../../src/contracts/auth.ts";
+import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../src/contracts/common-passwords.ts";
 import { errorBody } from "../../src/contracts/errors.ts";
 import { meResponse } from "../../src/contracts/user.ts";
 import { DEMO_PASSWORD, decodeTokenPayload, describeOnEachDatabase } from "../support/api-harness.ts";
@@ -51,6 +52,35 @@ describeOnEachDatabase("POST /control/change_password", (api) => {
     expect(error.issues?.map((issue) => issue.path)).toContain("new_password");
     expect(await status(token)).toBe(200);
     expect(await loginStatus(user.username, user.password)).toBe(200);
+  });
+
+  it.each(["Password1!", "Qwerty123!", "Iloveyou2!", "Dragon&&99"])(
+    "answers 400 common_password to a common password that passes the five rules (%s) and changes nothing",
+    async (common) => {
+      const user = await api.createUser();
+      const token = await api.signIn(user.username, user.password);
+      const response = await api.request("POST", CHANGE, {
+        token,
+        body: { old_password: user.password, new_password: common },
+      });
+      expect(response.statusCode).toBe(400);
+      const error = errorBody.parse(response.json());
+      expect(error).toMatchObject({ code: COMMON_PASSWORD_CODE, message: COMMON_PASSWORD_MESSAGE });
+      expect(error.issues?.map((issue) => issue.path)).toEqual(["new_password"]);
+      expect(await status(token)).toBe(200);
+      expect(await loginStatus(user.username, user.password)).toBe(200);
+      expect(await loginStatus(user.username, common)).toBe(400);
+    },
+  );
+
+  it("accepts a password whose core is not a common one", async () => {
+    const user = await api.createUser();
+    const token = await api.signIn(user.username, user.password);
+    const response = await api.request("POST", CHANGE, {
+      token,
+      body: { old_password: user.password, new_password: "Heron7!Lantern" },
+    });
+    expect(response.statusCode).toBe(200);
   });
 
   it.each([

@@ -7,7 +7,9 @@ import { DEMO_CONSENTS } from "../../server/db/seed/demo-consents.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const consentsUrl = (query: Record<string, string | number> = {}) => {
-  const search = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
+  const search = new URLSearchParams(
+    Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
+  );
   const text = search.toString();
   return `/control/v2/clinro/me/consents${text ? `?${text}` : ""}`;
 };

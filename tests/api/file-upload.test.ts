@@ -1,15 +1,22 @@
-import { randomUUID } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { and, eq, sql } from "drizzle-orm";
-import { expect, it } from "vitest";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { beforeAll, expect, it } from "vitest";
 import { FILE_TYPE_REJECTED, IMAGE_TOO_LARGE } from "../../src/contracts/files.ts";
-import { participants, uploadedFiles } from "../../server/db/schema.ts";
+import { importFilesFromDisk } from "../../server/files/file-store.ts";
+import {
+  auditLog,
+  participants,
+  uploadedFileContents,
+  uploadedFiles,
+  users,
+} from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { testImage } from "../support/test-images.ts";
 
 const UPLOAD = "/control/file/upload";
 const JPEG_HEAD = [0xff, 0xd8, 0xff, 0xe0];
-const PNG_HEAD = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function bytes(head: number[], size: number) {
   const buffer = new Uint8Array(size);
@@ -34,6 +41,12 @@ async function multipart(
 }
 
 describeOnEachDatabase("POST /control/file/upload", (api) => {
+  let jpeg: Uint8Array<ArrayBuffer>;
+  let png: Uint8Array<ArrayBuffer>;
+  beforeAll(async () => {
+    jpeg = new Uint8Array(await testImage("jpeg", 200, 150));
+    png = new Uint8Array(await testImage("png", 80, 60));
+  });
   const participantOf = async (studyId: number, siteId: number) => {
     const [row] = await api.db
       .select({ id: participants.id })
@@ -45,6 +58,17 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
   const countFiles = async () => {
     const [row] = await api.db.select({ count: sql<number>`count(*)::int` }).from(uploadedFiles);
     return row!.count;
+  };
+  const countContents = async () => {
+    const [row] = await api.db.select({ count: sql<number>`count(*)::int` }).from(uploadedFileContents);
+    return row!.count;
+  };
+  const contentOf = async (fileId: number) => {
+    const [row] = await api.db
+      .select()
+      .from(uploadedFileContents)
+      .where(eq(uploadedFileContents.fileId, fileId));
+    return row;
   };
   const upload = async (
     token: string,
@@ -66,58 +90,91 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
     participant_id: String(participantId),
   });
 
-  it("stores an accepted image under the data directory and records it", async () => {
+  it("stores an accepted image in the database (record and bytes), and nothing on disk", async () => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(101, 1011);
-    const image = bytes(JPEG_HEAD, 50_000);
     const response = await upload(token, fieldsFor(participant, "photo-1.jpeg"), {
-      bytes: image,
+      bytes: jpeg,
       type: "image/jpeg",
       name: "blob",
     });
     expect(response.statusCode).toBe(200);
     const answer = response.json();
-    expect(answer).toMatchObject({ file_name: "photo-1.jpeg", size: 50_000 });
+    expect(answer).toMatchObject({ file_name: "photo-1.jpeg", size: jpeg.length });
     const [row] = await api.db.select().from(uploadedFiles).where(eq(uploadedFiles.id, answer.id));
     expect(row).toMatchObject({
       participantId: participant,
       moduleName: "clinro",
       contentType: "image/jpeg",
+      sizeBytes: jpeg.length,
     });
-    const stored = await readFile(path.join(api.dataDir, "files", String(participant), row!.storedName));
-    expect(Buffer.compare(stored, Buffer.from(image))).toBe(0);
+    const stored = await contentOf(answer.id);
+    expect(Buffer.compare(Buffer.from(stored!.content), Buffer.from(jpeg))).toBe(0);
+    expect(stored!.sha256).toBe(createHash("sha256").update(jpeg).digest("hex"));
+    expect(await readdir(path.join(api.dataDir, "files")).catch(() => [])).toEqual([]);
+  });
+
+  it("audits the bytes by their SHA-256 and size, never the bytes themselves", async () => {
+    const token = await api.signIn("coordinator@demo.test");
+    const participant = await participantOf(101, 1011);
+    const response = await upload(token, fieldsFor(participant, "audited.png"), {
+      bytes: png,
+      type: "image/png",
+      name: "audited.png",
+    });
+    expect(response.statusCode).toBe(200);
+    const fileId = response.json().id as number;
+    const [audit] = await api.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tableName, "uploaded_file_contents"), eq(auditLog.action, "insert")))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    const [coordinator] = await api.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, "coordinator@demo.test"));
+    expect(audit).toMatchObject({
+      actorUserId: coordinator!.id,
+      rowKey: { file_id: fileId },
+      newValues: {
+        file_id: fileId,
+        sha256: createHash("sha256").update(png).digest("hex"),
+        size_bytes: png.length,
+      },
+    });
+    expect(Object.keys(audit!.newValues!).sort()).toEqual(["file_id", "sha256", "size_bytes"]);
+    // The whole audit row is smaller than the image it records.
+    expect(JSON.stringify(audit).length).toBeLessThan(png.length);
   });
 
   it("stores one file when the same upload is sent twice with one key", async () => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(101, 1012);
-    const file = { bytes: bytes(PNG_HEAD, 10_000), type: "image/png", name: "x.png" };
+    const file = { bytes: png, type: "image/png", name: "x.png" };
     const key = randomUUID();
     const before = await countFiles();
+    const contentsBefore = await countContents();
     const first = await upload(token, fieldsFor(participant, "scan.png"), file, key);
     const second = await upload(token, fieldsFor(participant, "scan.png"), file, key);
     expect(first.statusCode).toBe(200);
     expect(second.statusCode).toBe(200);
+    expect(second.headers["idempotent-replayed"]).toBe("true");
     expect(second.json()).toEqual(first.json());
     expect(await countFiles()).toBe(before + 1);
-    expect(await readdir(path.join(api.dataDir, "files", String(participant)))).toHaveLength(1);
+    expect(await countContents()).toBe(contentsBefore + 1);
   });
 
   it("answers 422 when a key is reused for other bytes", async () => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(103, 1031);
     const key = randomUUID();
-    await upload(
-      token,
-      fieldsFor(participant, "a.png"),
-      { bytes: bytes(PNG_HEAD, 900), type: "image/png", name: "a" },
-      key,
-    );
+    await upload(token, fieldsFor(participant, "a.png"), { bytes: png, type: "image/png", name: "a" }, key);
     const before = await countFiles();
     const reused = await upload(
       token,
       fieldsFor(participant, "a.png"),
-      { bytes: bytes(PNG_HEAD, 901), type: "image/png", name: "a" },
+      { bytes: new Uint8Array(await testImage("png", 80, 60, 1)), type: "image/png", name: "a" },
       key,
     );
     expect(reused.statusCode).toBe(422);
@@ -127,15 +184,17 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
   it("keeps one file and one record when uploads with one key arrive at the same time", async () => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(102, 1021);
-    const file = { bytes: bytes(JPEG_HEAD, 20_000), type: "image/jpeg", name: "c.jpeg" };
+    const file = { bytes: jpeg, type: "image/jpeg", name: "c.jpeg" };
     const key = randomUUID();
     const before = await countFiles();
+    const contentsBefore = await countContents();
     const answers = await Promise.all(
       Array.from({ length: 5 }, () => upload(token, fieldsFor(participant, "c.jpeg"), file, key)),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(Array(5).fill(200));
+    expect(new Set(answers.map((answer) => answer.json().id)).size).toBe(1);
     expect(await countFiles()).toBe(before + 1);
-    expect(await readdir(path.join(api.dataDir, "files", String(participant)))).toHaveLength(1);
+    expect(await countContents()).toBe(contentsBefore + 1);
   });
 
   it.each([
@@ -156,7 +215,11 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
       "an SVG signature",
       "signature.svg",
       "image/svg+xml",
-      [...new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"/>')],
+      [
+        ...new TextEncoder().encode(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="30"><path d="M0 0 L100 30" stroke="#000"/></svg>',
+        ),
+      ],
     ],
   ])("accepts %s", async (_what, fileName, type, head) => {
     const token = await api.signIn("coordinator@demo.test");
@@ -165,7 +228,8 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
       token,
       { ...fieldsFor(participant, fileName), module_name: "consent" },
       {
-        bytes: bytes(head, head.length + 100),
+        // Documents are checked by their signature; an SVG is parsed whole, so it is sent alone.
+        bytes: type === "image/svg+xml" ? new Uint8Array(head) : bytes(head, head.length + 100),
         type,
         name: fileName,
       },
@@ -204,6 +268,111 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
     expect(response.statusCode).toBe(413);
     expect(response.json().message).toBe(IMAGE_TOO_LARGE);
     expect(await countFiles()).toBe(before);
+  });
+
+  it.each([
+    [
+      "a JPEG that is also an HTML page",
+      "poly.jpeg",
+      "image/jpeg",
+      async () => Buffer.concat([jpeg, Buffer.from("<html><body><script>alert(1)</script>")]),
+      /The JPEG file also holds HTML or script \("<html>"\)/,
+    ],
+    [
+      "a JPEG head on bytes that are no image",
+      "fake.jpeg",
+      "image/jpeg",
+      async () => bytes(JPEG_HEAD, 5000),
+      /^The file is not a valid JPEG image: it could not be decoded\.$/,
+    ],
+    [
+      "a PNG cut short",
+      "cut.png",
+      "image/png",
+      async () => Buffer.concat([png.subarray(0, 40), png.subarray(png.length - 12)]),
+      /^The file is not a valid PNG image: it could not be decoded\.$/,
+    ],
+    [
+      "an SVG with a script",
+      "sig.svg",
+      "image/svg+xml",
+      async () =>
+        new TextEncoder().encode(
+          '<svg xmlns="http://www.w3.org/2000/svg"><script>fetch("/control/users")</script></svg>',
+        ),
+      /^The SVG file holds a <script> element\. SVG images may not hold scripts/,
+    ],
+    [
+      "an SVG with an event handler",
+      "sig.svg",
+      "image/svg+xml",
+      async () => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+      /an event handler \(onload\)/,
+    ],
+    [
+      "an SVG loading an external image",
+      "sig.svg",
+      "image/svg+xml",
+      async () =>
+        new TextEncoder().encode(
+          '<svg xmlns="http://www.w3.org/2000/svg"><image href="https://tracker.example/p.png"/></svg>',
+        ),
+      /a link to another file or page/,
+    ],
+  ])(
+    "refuses %s with a 415 that says why, and stores nothing",
+    async (_what, fileName, type, make, reason) => {
+      const token = await api.signIn("coordinator@demo.test");
+      const participant = await participantOf(101, 1011);
+      const before = await countFiles();
+      const contentsBefore = await countContents();
+      const response = await upload(
+        token,
+        { ...fieldsFor(participant, fileName), module_name: "consent" },
+        {
+          bytes: new Uint8Array(await make()),
+          type,
+          name: fileName,
+        },
+      );
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toMatchObject({ code: "file_content_rejected" });
+      expect(response.json().message).toMatch(reason);
+      expect(await countFiles()).toBe(before);
+      expect(await countContents()).toBe(contentsBefore);
+    },
+  );
+
+  it("copies files kept on disk before 0013 into the database, once", async () => {
+    const participant = await participantOf(103, 1031);
+    const [coordinator] = await api.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, "coordinator@demo.test"));
+    const storedName = `${randomUUID()}.png`;
+    const [legacy] = await api.db
+      .insert(uploadedFiles)
+      .values({
+        userId: coordinator!.id,
+        participantId: participant,
+        moduleName: "consent",
+        platform: "clinro",
+        fileName: `legacy-${Date.now()}.png`,
+        storedName,
+        contentType: "image/png",
+        sizeBytes: png.length,
+      })
+      .returning({ id: uploadedFiles.id });
+    const folder = path.join(api.dataDir, "files", String(participant));
+    await mkdir(folder, { recursive: true });
+    await writeFile(path.join(folder, storedName), png);
+
+    const first = await importFilesFromDisk(api.db, api.dataDir);
+    expect(first.imported).toBe(1);
+    expect(first.missing).toEqual([]);
+    const stored = await contentOf(legacy!.id);
+    expect(Buffer.compare(Buffer.from(stored!.content), Buffer.from(png))).toBe(0);
+    expect(await importFilesFromDisk(api.db, api.dataDir)).toEqual({ imported: 0, missing: [] });
   });
 
   it("answers 400 naming the field when a field is missing or wrong", async () => {

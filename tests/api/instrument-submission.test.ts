@@ -16,6 +16,7 @@ import {
   users,
 } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { testImage } from "../support/test-images.ts";
 import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -328,7 +329,7 @@ describeOnEachDatabase("POST .../instruments/{instrumentId}/submission", (api) =
     const form = new FormData();
     form.set(
       "upload_file",
-      new Blob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4])], { type: "image/jpeg" }),
+      new Blob([Buffer.from(await testImage("jpeg"))], { type: "image/jpeg" }),
       fileName,
     );
     form.set("file_name", fileName);

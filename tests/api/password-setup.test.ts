@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { loginResponse } from "../../src/contracts/auth.ts";
+import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../src/contracts/common-passwords.ts";
 import { errorBody } from "../../src/contracts/errors.ts";
 import {
   PASSWORDS_DO_NOT_MATCH_MESSAGE,
@@ -228,6 +229,23 @@ describeOnEachDatabase("following an emailed link: verify_token and setup_passwo
     expect(response.statusCode).toBe(400);
     expect(errorBody.parse(response.json()).message).toContain(field);
   });
+
+  it.each(["Password1!", "Summer2024!", "1!Qwerty123"])(
+    "answers 400 common_password to a common password dressed up for the rules (%s), and keeps the link usable",
+    async (common) => {
+      const user = await api.createUser();
+      const token = await resetTokenFor(user.username);
+      const response = await setup(token, common);
+      expect(response.statusCode).toBe(400);
+      const body = errorBody.parse(response.json());
+      expect(body).toMatchObject({ code: COMMON_PASSWORD_CODE, message: COMMON_PASSWORD_MESSAGE });
+      expect(body.issues?.map((issue) => issue.path)).toEqual(["password"]);
+      expect(await loginStatus(user.username, common)).toBe(400);
+      expect(await loginStatus(user.username, user.password)).toBe(200);
+      // The link was not used up: a better password goes through.
+      expect((await setup(token)).statusCode).toBe(200);
+    },
+  );
 
   it("checks old_password when it is given: a wrong one is refused, the right one accepted", async () => {
     const user = await api.createUser();

@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { mailsTo, tokenOfLink } from "../support/mail-drop.ts";
 import {
   IdleModal,
@@ -10,6 +11,7 @@ import {
 import { LoginPage, signInAs, storedUser } from "./pages/login-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";
+import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
 
 /** Accounts only these tests use (server/db/seed/demo.ts). */
 const ADMIN = "admin@demo.test";
@@ -20,7 +22,7 @@ const STAFF2 = "staff2@demo.test";
 /** Seeded without a password; the server mails its activation link at start. */
 const PENDING = "pending@demo.test";
 /** The Playwright web server's DATA_DIR (playwright.config.ts). */
-const DATA_DIR = ".e2e-data";
+const DATA_DIR = E2E_DATA_DIR;
 const TIMED_OUT = "Your session has timed out due to inactivity. Please log back in.";
 
 /** The path and query of an emailed link, on the server under test. */
@@ -246,24 +248,28 @@ test.describe("passwords", () => {
 });
 
 test.describe("session inactivity", () => {
-  test("the idle modal counts down, lets the user stay, then signs out at zero", async ({ page }) => {
+  test("the inactivity lock counts down, opens with the password, then signs out at zero", async ({
+    page,
+  }) => {
     await signedIn(page, COORDINATOR);
-    await shortenSessionTiming(page, { timeoutS: 8, warningS: 5 });
+    await shortenSessionTiming(page, { timeoutS: 14, warningS: 10 });
     const idle = new IdleModal(page);
     await expect(idle.dialog()).toBeVisible({ timeout: 6_000 });
-    await expect(idle.dialog()).toContainText(/Signing out in [1-5] seconds?/);
+    await expect(idle.dialog()).toContainText(/Signing out in ([1-9]|10) seconds?/);
+    // The password field has the focus: typing is what the lock asks for.
+    await expect(idle.password()).toBeFocused();
     await expectNoSeriousViolations(page);
-    await idle.stay().click();
+    await idle.unlockWith(DEMO_PASSWORD);
     await expect(idle.dialog()).toHaveCount(0);
     expect(await storedUser(page)).not.toBeNull();
 
-    await expect(idle.dialog()).toBeVisible({ timeout: 6_000 });
-    await expect(page).toHaveURL(/\/login/, { timeout: 10_000 });
+    await expect(idle.dialog()).toBeVisible({ timeout: 8_000 });
+    await expect(page).toHaveURL(/\/login/, { timeout: 15_000 });
     await expect(page.getByText(TIMED_OUT)).toBeVisible();
     expect(await storedUser(page)).toBeNull();
   });
 
-  test("the user may sign out from the idle modal", async ({ page }) => {
+  test("the user may sign out from the inactivity lock", async ({ page }) => {
     await signedIn(page, COORDINATOR);
     await shortenSessionTiming(page, { timeoutS: 30, warningS: 29 });
     const idle = new IdleModal(page);

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 
 const SERVED_WORKER = "dist/sw.js";
 

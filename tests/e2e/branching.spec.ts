@@ -7,7 +7,7 @@
  * Participants, one per test: study 102 (instances list) 79 and 81 at site 1021, study 101
  * (forms list) 41 and 43 at site 1011. No other spec uses them.
  */
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import {
   finishAndCapture,
   KITCHEN_SINK_STEPS,

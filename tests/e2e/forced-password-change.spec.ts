@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { AppShell } from "./pages/app-shell.ts";
 import { LoginPage, signInAs, storedUser } from "./pages/login-page.ts";
+import { expectNoSeriousViolations } from "./support/axe.ts";
 import { DEMO_PASSWORD, TEMPORARY_PASSWORD_USER } from "./support/demo.ts";
 
 const NEW_PASSWORD = "Clinic Tablet 7!";
@@ -48,11 +49,16 @@ test("a temporary password is changed before anything else, then the new one sig
 
   await confirmation.fill(NEW_PASSWORD);
   await submit.click();
-  await expect(page).toHaveURL(/\/studies$/);
+  // The change returns to the profile (spec 01 section 4), now with the navigation bar.
+  await expect(page).toHaveURL(/\/users\/profile$/);
+  await expect(page.getByRole("heading", { name: "Your profile" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
   expect(await storedUser(page)).toMatchObject({ is_temporary_password: false });
+  await expectNoSeriousViolations(page);
 
   await new AppShell(page).logout();
   const login = new LoginPage(page);
+  await login.goto();
   await login.signIn(TEMPORARY_PASSWORD_USER, DEMO_PASSWORD);
   await expect(login.error()).toHaveText("Your username or password is incorrect. Please try again.");
   await login.signIn(TEMPORARY_PASSWORD_USER, NEW_PASSWORD);

@@ -1,4 +1,5 @@
-import { expect, test, type Page, type Response } from "@playwright/test";
+import { type Page, type Response } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { signInAs, storedUser } from "./pages/login-page.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
@@ -311,6 +312,51 @@ test.describe("definitions the page cannot use", () => {
     await expect(page.getByText("Loading instrument…")).toHaveCount(0);
     expect((await downloadFailed).status()).toBe(200);
     await expectNoSeriousViolations(page);
+  });
+});
+
+test.describe("an instrument opened by its address", () => {
+  // Every request is the page's own: none is answered from the worker's cache.
+  test.use({ serviceWorkers: "block" });
+  const definitionCall = /\/control\/admin\/studies\/103\/instruments\/\d+\/ham-d-17/;
+
+  test("starts its definition download before the app's code has arrived, and downloads it once", async ({
+    page,
+  }) => {
+    await openParticipant(page, 160);
+    const survey = new SurveyPage(page);
+    await survey.openFromParticipantHome("HAM-D 17");
+    await expect(survey.begin()).toBeVisible();
+
+    const definitionCalls: string[] = [];
+    page.on("request", (request) => {
+      if (definitionCall.test(request.url())) definitionCalls.push(request.url());
+    });
+    const definitionRequested = page.waitForRequest(definitionCall);
+    // The app's entry is held until the definition has been asked for: only the early script,
+    // which does not wait for the app, can ask for it.
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await definitionRequested;
+      await route.continue();
+    });
+    await page.reload();
+    await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
+    await expect(survey.begin()).toBeVisible();
+    expect(definitionCalls).toHaveLength(1);
+    expect(definitionCalls[0]).toMatch(/\?instance_id=\d+$/);
+  });
+
+  test("a refused early download stops the loader and sends downloadFailed", async ({ page }) => {
+    await openParticipant(page, 160);
+    const survey = new SurveyPage(page);
+    await survey.openFromParticipantHome("HAM-D 17");
+    await page.route(definitionCall, (route) => route.abort("failed"));
+    const downloadFailed = eventResponse(page, "downloadFailed");
+    await page.reload();
+    await expect(
+      page.getByRole("heading", { name: "The instrument could not be downloaded." }),
+    ).toBeVisible();
+    expect((await downloadFailed).status()).toBe(200);
   });
 });
 

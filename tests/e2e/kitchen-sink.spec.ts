@@ -10,7 +10,8 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { expect, test, type Request, type Response } from "@playwright/test";
+import { type Request, type Response } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import {
   finishAndCapture,
   isSubmissionCall,

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { type Page, type TestInfo } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { OutboxPage, enqueueEvents, queuedItems } from "./pages/outbox-page.ts";
 import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";

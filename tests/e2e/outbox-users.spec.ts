@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { createPortalServer, type PortalServer } from "./support/server-process.ts";
 import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";
 

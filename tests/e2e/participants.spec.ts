@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { ParticipantHome, SearchPage, StudyNav } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -27,7 +28,7 @@ async function openYukiRossi(page: Page) {
 
 test("choose a study, search, open a participant and see both tabs with rows", async ({ page }) => {
   await signedIn(page, COORDINATOR);
-  // Study 101 requires consent: choosing it goes to consents (not built yet: the not-found page).
+  // Study 101 requires consent: choosing it goes to its consent list.
   await page.getByRole("link", { name: "Boston Clinical Research Center" }).click();
   await expect(page).toHaveURL(/\/studies\/101\/sites\/1011\/consents$/);
   const nav = new StudyNav(page);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
 import { AppShell } from "./pages/app-shell.ts";
 import { LoginPage, signInAs, storedUser } from "./pages/login-page.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";

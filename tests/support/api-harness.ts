@@ -16,13 +16,14 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { errorBody } from "../../src/contracts/errors.ts";
 import { createThrowawayDatabase } from "./throwaway-postgres.ts";
-import { buildApp } from "../../server/app.ts";
+import { buildApp, type BuildAppOptions } from "../../server/app.ts";
 import type { LoginRateLimit } from "../../server/auth/login-rate-limit.ts";
 import { hashPassword } from "../../server/auth/passwords.ts";
 import { createTokenSigner } from "../../server/auth/tokens.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
 import { studyPermissions, sitePermissions, users } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD, DEMO_STUDIES, seedDemo } from "../../server/db/seed/demo.ts";
+import type { VideoSettings } from "../../server/visits/video-settings.ts";
 
 /** The signing secret of every test app: tests sign their own tokens (expired, tampered) with it. */
 export const TEST_JWT_SECRET = "api-tests-fixed-signing-secret-0123456789abcdef";
@@ -54,6 +55,12 @@ export type HarnessOptions = {
   loginRateLimit?: LoginRateLimit;
   /** Serve the built app from here (SPA fallback); unset serves the API alone. */
   staticDir?: string | (() => string);
+  /** Virtual visits' video service (default: built in, no ICE servers). */
+  video?: VideoSettings;
+  /** Told it is behind a TLS-terminating proxy (HSTS on every answer). */
+  behindTlsProxy?: boolean;
+  /** buildApp's options: the log's level and destination, trustProxy. */
+  appOptions?: BuildAppOptions;
 };
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -128,13 +135,21 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
       .where(eq(users.username, "staff1@demo.test"));
     demoHash = seeded?.hash;
     const staticDir = typeof options.staticDir === "function" ? options.staticDir() : options.staticDir;
-    app = await buildApp({
-      db: handle.db,
-      tokens: createTokenSigner(TEST_SECRET_BYTES, TEST_TOKEN_TTL_S),
-      loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
-      dataDir,
-      staticDir,
-    });
+    app = await buildApp(
+      {
+        db: handle.db,
+        tokens: createTokenSigner(TEST_SECRET_BYTES, TEST_TOKEN_TTL_S),
+        loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
+        dataDir,
+        staticDir,
+        video: options.video,
+        signingSecret: TEST_SECRET_BYTES,
+        notifications: handle.notifications,
+        behindTlsProxy: options.behindTlsProxy,
+      },
+      // Every answer a test provokes must be one its call declares.
+      { strictAnswers: true, ...options.appOptions },
+    );
     await app.ready();
   });
 

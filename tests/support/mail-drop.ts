@@ -14,6 +14,8 @@ export type DroppedMail = {
   text: string;
   html: string;
   links: string[];
+  /** Parts sent as attachments (a consent PDF), with their decoded bytes. */
+  attachments: { filename: string; contentType: string; content: Buffer }[];
 };
 
 type Part = { headers: Map<string, string>; body: string };
@@ -55,11 +57,31 @@ function leafParts(part: Part): Part[] {
     .flatMap((chunk) => leafParts(parsePart(chunk.replace(/^\r?\n/, ""))));
 }
 
+/** The file name of an attachment part: filename="..." or RFC 2231 filename*=utf-8''... (also split in pieces). */
+function attachmentName(disposition: string): string {
+  const pieces = [...disposition.matchAll(/filename\*(?:(\d+)\*?)?=([^;]+)/gi)]
+    .sort((a, b) => Number(a[1] ?? 0) - Number(b[1] ?? 0))
+    .map((match) => match[2]!.trim().replace(/^"|"$/g, ""));
+  if (pieces.length > 0) return decodeURIComponent(pieces.join("").replace(/^[\w-]+'[\w-]*'/, ""));
+  return /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? "";
+}
+
+function attachmentBytes(part: Part): Buffer {
+  const encoding = (part.headers.get("content-transfer-encoding") ?? "7bit").toLowerCase();
+  return encoding === "base64"
+    ? Buffer.from(part.body.replace(/\s+/g, ""), "base64")
+    : Buffer.from(part.body, "latin1");
+}
+
 export function parseEml(file: string, raw: string): DroppedMail {
   const message = parsePart(raw);
   const parts = leafParts(message);
   const byType = (prefix: string) =>
-    parts.find((part) => (part.headers.get("content-type") ?? "text/plain").toLowerCase().startsWith(prefix));
+    parts.find(
+      (part) =>
+        !/^attachment/i.test(part.headers.get("content-disposition") ?? "") &&
+        (part.headers.get("content-type") ?? "text/plain").toLowerCase().startsWith(prefix),
+    );
   const textPart = byType("text/plain");
   const htmlPart = byType("text/html");
   const text = textPart ? decodeBody(textPart) : "";
@@ -71,6 +93,13 @@ export function parseEml(file: string, raw: string): DroppedMail {
     text,
     html: htmlPart ? decodeBody(htmlPart) : "",
     links: [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]),
+    attachments: parts
+      .filter((part) => /^attachment/i.test(part.headers.get("content-disposition") ?? ""))
+      .map((part) => ({
+        filename: attachmentName(part.headers.get("content-disposition") ?? ""),
+        contentType: (part.headers.get("content-type") ?? "").split(";")[0]!.trim(),
+        content: attachmentBytes(part),
+      })),
   };
 }
 

@@ -20,6 +20,8 @@ import {
   type DefinitionServedAs,
   type InstrumentMetadata,
 } from "../schema.ts";
+import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { ROLE_CODE } from "../../../src/contracts/roles.ts";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
@@ -31,7 +33,7 @@ type DemoInstrument = {
   name: string;
   displayName: string;
   slug: string;
-  instrumentType: "CLINRO" | "ANNOUNCEMENT";
+  instrumentType: typeof INSTRUMENT_TYPE.clinician | typeof INSTRUMENT_TYPE.announcement;
   permissions?: string[];
   visibleDays: number;
   metadata: InstrumentMetadata;
@@ -55,7 +57,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Hamilton Depression Rating Scale (17 items)",
     displayName: "HAM-D 17",
     slug: "ham-d-17",
-    instrumentType: "CLINRO",
+    instrumentType: INSTRUMENT_TYPE.clinician,
     visibleDays: 7,
     metadata: { display_name: "HAM-D 17", schedule: { recurring: { scheme: "weekly" } } },
     definition: "json",
@@ -65,8 +67,8 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Clinical Global Impression - Severity",
     displayName: "CGI-S",
     slug: "cgi-s",
-    instrumentType: "CLINRO",
-    permissions: ["16"],
+    instrumentType: INSTRUMENT_TYPE.clinician,
+    permissions: [ROLE_CODE.clinicalCoordinator],
     visibleDays: 7,
     metadata: { display_name: "CGI-S", schedule: { recurring: { scheme: "weekly" } } },
     definition: "json",
@@ -76,7 +78,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Adverse Events Review",
     displayName: "Adverse Events Review",
     slug: "adverse-events-review",
-    instrumentType: "CLINRO",
+    instrumentType: INSTRUMENT_TYPE.clinician,
     visibleDays: 1,
     metadata: { display_name: "Adverse Events Review", schedule: { recurring: { scheme: "persistent" } } },
     definition: "json",
@@ -86,7 +88,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Sleep Diary Review",
     displayName: "Sleep Diary Review",
     slug: "sleep-diary-review",
-    instrumentType: "CLINRO",
+    instrumentType: INSTRUMENT_TYPE.clinician,
     visibleDays: 1,
     metadata: {
       display_name: "Sleep Diary Review",
@@ -100,7 +102,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Kitchen sink (all question types)",
     displayName: "Kitchen sink (all question types)",
     slug: "kitchen-sink",
-    instrumentType: "CLINRO",
+    instrumentType: INSTRUMENT_TYPE.clinician,
     visibleDays: 1,
     metadata: {
       display_name: "Kitchen sink (all question types)",
@@ -113,7 +115,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     name: "Visit schedule update",
     displayName: "Visit schedule update",
     slug: "visit-schedule-update",
-    instrumentType: "ANNOUNCEMENT",
+    instrumentType: INSTRUMENT_TYPE.announcement,
     visibleDays: 1,
     metadata: { display_name: "Visit schedule update" },
   },

@@ -17,6 +17,8 @@ import {
 import { makeDemoPeople } from "./demo-people.ts";
 import { seedDemoConsents } from "./demo-consents.ts";
 import { seedDemoInstruments } from "./demo-instruments.ts";
+import { seedDemoVisits } from "./demo-visits.ts";
+import { ROLE_CODE, WITNESS_ROLE } from "../../../src/contracts/roles.ts";
 
 export const DEMO_PASSWORD = "DemoPass1!";
 export const DEMO_PARTICIPANTS_PER_STUDY = 72;
@@ -85,40 +87,53 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     username: "coordinator@demo.test",
     name: "Carmen Ortiz",
     role: "studyManager",
-    studies: { 101: "16", 102: "16", 103: "16" },
+    studies: {
+      101: ROLE_CODE.clinicalCoordinator,
+      102: ROLE_CODE.clinicalCoordinator,
+      103: ROLE_CODE.clinicalCoordinator,
+    },
   },
-  { username: "staff1@demo.test", name: "Daniel Kim", role: "researcher", studies: { 101: "11", 102: "11" } },
+  {
+    username: "staff1@demo.test",
+    name: "Daniel Kim",
+    role: "researcher",
+    studies: { 101: ROLE_CODE.clinicalStaff1, 102: ROLE_CODE.clinicalStaff1 },
+  },
   {
     username: "staff2@demo.test",
     name: "Eva Lindgren",
     role: "researcher",
-    studies: { 101: "12", 102: "12" },
+    studies: { 101: ROLE_CODE.clinicalStaff2, 102: ROLE_CODE.clinicalStaff2 },
   },
   {
     username: "staff3@demo.test",
     name: "Farid Haddad",
     role: "researcher",
-    studies: { 101: "13", 103: "13" },
+    studies: { 101: ROLE_CODE.clinicalStaff3, 103: ROLE_CODE.clinicalStaff3 },
   },
   {
     username: "witness@demo.test",
     name: "Grace Mensah",
     role: "enroller",
-    studies: { 101: "Impartial Witness" },
+    studies: { 101: WITNESS_ROLE },
   },
   {
     username: "admin@demo.test",
     name: "Henry Walsh",
     role: "administrator",
     scope: ["wu"],
-    studies: { 101: "16", 102: "16", 103: "16" },
+    studies: {
+      101: ROLE_CODE.clinicalCoordinator,
+      102: ROLE_CODE.clinicalCoordinator,
+      103: ROLE_CODE.clinicalCoordinator,
+    },
   },
   {
     username: "newuser@demo.test",
     name: "Iris Novak",
     role: "researcher",
     temporary: true,
-    studies: { 101: "11" },
+    studies: { 101: ROLE_CODE.clinicalStaff1 },
   },
 ];
 
@@ -131,7 +146,7 @@ export const DEMO_PENDING_ACCOUNT: DemoAccount = {
   username: "pending@demo.test",
   name: "Jonah Pierce",
   role: "researcher",
-  studies: { 101: "11" },
+  studies: { 101: ROLE_CODE.clinicalStaff1 },
 };
 
 export async function isDatabaseEmpty(db: Database) {
@@ -139,6 +154,7 @@ export async function isDatabaseEmpty(db: Database) {
   return (row?.count ?? 0) === 0;
 }
 
+/** Seeds an empty database with the demo (the signature images' bytes included). */
 export async function seedDemo(db: Database) {
   await db.transaction(async (tx) => {
     const participantIdsByStudy = new Map<number, number[]>();
@@ -200,7 +216,7 @@ export async function seedDemo(db: Database) {
           scope: CLINICIAN_SCOPE,
         });
         await tx.insert(sitePermissions).values(study.sites.map((site) => ({ userId, siteId: site.id })));
-        if (!pending && !account.temporary && role !== "Impartial Witness") {
+        if (!pending && !account.temporary && role !== WITNESS_ROLE) {
           // The coordinator is the first demo account, so the first completer of every study.
           completersByStudy.set(study.id, [...(completersByStudy.get(study.id) ?? []), userId]);
         }
@@ -218,5 +234,6 @@ export async function seedDemo(db: Database) {
         await seedDemoConsents(tx, study.id, participantIdsByStudy.get(study.id) ?? []);
       }
     }
+    await seedDemoVisits(tx, new Date());
   });
 }

@@ -1,15 +1,18 @@
 /**
  * POST /control/clinro/login (no auth) and POST /control/clinro/logout (signs this token out).
  */
+import { loginCall, logoutCall } from "../../../src/contracts/calls/account-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { loginRequest, type LoginResponse } from "../../../src/contracts/auth.ts";
+import { type LoginResponse } from "../../../src/contracts/auth.ts";
+import { recordAuditEvent, withAuditActor } from "../../audit/audit-trail.ts";
 import { clearLoginFailures, isLoginBlocked, recordLoginFailure } from "../../auth/login-rate-limit.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { users, revokedTokens } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 
 /** UTC offsets in the world run from -12:00 to +14:00. */
 const MAX_UTC_OFFSET_MINUTES = 14 * 60;
@@ -29,13 +32,18 @@ function parseUtcOffset(header: string | string[] | undefined): number | undefin
 }
 
 export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post("/control/clinro/login", async (request, reply) => {
-    const body = parseInput(loginRequest, request.body);
+  registerCall(app, loginCall, async (request, reply) => {
+    const body = request.body;
     const utcOffset = parseUtcOffset(request.headers["hpi-utc-offset"]);
     const username = body.username.toLowerCase();
     const address = request.ip;
 
     if (await isLoginBlocked(ctx.db, ctx.loginRateLimit, username, address)) {
+      await recordAuditEvent(ctx.db, {
+        actorUserId: null,
+        action: "sign_in_failed",
+        details: { username, address, reason: "too_many_attempts" },
+      });
       throw new HttpError(
         429,
         "Too many sign-in attempts. Please wait a few minutes and try again.",
@@ -45,13 +53,27 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
     const [user] = await ctx.db.select().from(users).where(eq(users.username, username));
     if (!(await verifyPassword(user?.passwordHash, body.password)) || !user) {
       await recordLoginFailure(ctx.db, ctx.loginRateLimit, username, address);
+      // The actor stays unknown: nobody proved who they are. user_id says which account was tried.
+      await recordAuditEvent(ctx.db, {
+        actorUserId: null,
+        action: "sign_in_failed",
+        details: {
+          username,
+          address,
+          reason: user ? "wrong_password" : "unknown_user",
+          user_id: user?.id ?? null,
+        },
+      });
       throw new HttpError(400, "Your username or password is incorrect.", "invalid_credentials");
     }
     await clearLoginFailures(ctx.db, username, address);
-    await ctx.db
-      .update(users)
-      .set({ lastLogin: new Date(), ...(utcOffset === undefined ? {} : { utcOffsetMinutes: utcOffset }) })
-      .where(eq(users.id, user.id));
+    await withAuditActor(ctx.db, user.id, async (tx) => {
+      await tx
+        .update(users)
+        .set({ lastLogin: new Date(), ...(utcOffset === undefined ? {} : { utcOffsetMinutes: utcOffset }) })
+        .where(eq(users.id, user.id));
+      await recordAuditEvent(tx, { actorUserId: user.id, action: "sign_in", details: { address } });
+    });
 
     const answer: LoginResponse = {
       token: await ctx.tokens.sign(user),
@@ -64,12 +86,14 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
 }
 
 export function loginRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post("/control/clinro/logout", async (request, reply) => {
+  registerCall(app, logoutCall, async (request, reply) => {
     const { claims, user } = requireSession(request);
-    await ctx.db
-      .insert(revokedTokens)
-      .values({ jti: claims.jti, userId: user.id, expiresAt: new Date(claims.exp * 1000) })
-      .onConflictDoNothing();
+    await withAuditActor(ctx.db, user.id, (tx) =>
+      tx
+        .insert(revokedTokens)
+        .values({ jti: claims.jti, userId: user.id, expiresAt: new Date(claims.exp * 1000) })
+        .onConflictDoNothing(),
+    );
     return reply.code(204).send();
   });
 }

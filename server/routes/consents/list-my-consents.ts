@@ -9,11 +9,12 @@
  * A study_id or site_id outside the user's permissions (or a site_id not of the given study) is
  * one and the same 403, whether the study or site exists or not.
  */
+import { listMyConsentsCall } from "../../../src/contracts/calls/study-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, asc, count, eq, inArray, notInArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   FINISHED_CONSENT_STATUSES,
-  myConsentsQuery,
   type MyConsentsResponse,
   type StudyConsents,
 } from "../../../src/contracts/consents.ts";
@@ -29,7 +30,6 @@ import {
   studies,
   studyPermissions,
 } from "../../db/schema.ts";
-import { parseInput } from "../../http/errors.ts";
 import { siteForbidden } from "../../participants/site-access.ts";
 
 /** The user's studies, and the sites of those studies the user may work in. */
@@ -53,9 +53,9 @@ async function loadPermittedScope(db: Database, userId: number) {
 }
 
 export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/control/v2/clinro/me/consents", async (request): Promise<MyConsentsResponse> => {
+  registerCall(app, listMyConsentsCall, async (request): Promise<MyConsentsResponse> => {
     const { user } = requireSession(request);
-    const query = parseInput(myConsentsQuery, request.query);
+    const query = request.query;
     const scope = await loadPermittedScope(ctx.db, user.id);
 
     let listed = scope.studies;

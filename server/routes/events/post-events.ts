@@ -2,23 +2,24 @@
  * POST /control/participants/me/events?platform=clinro: instrument and announcement events,
  * stored once per Idempotency-Key.
  */
+import { postEventsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
-import { postEventsQuery, postEventsRequest } from "../../../src/contracts/events.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { participantEvents } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 
 const PATH = "/control/participants/me/events";
 
 export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post(PATH, async (request, reply) => {
+  registerCall(app, postEventsCall, async (request, reply) => {
     const { user } = requireSession(request);
     const key = idempotencyKeyOf(request);
-    const { platform } = parseInput(postEventsQuery, request.query);
-    const events = parseInput(postEventsRequest, request.body);
+    const { platform } = request.query;
+    const events = request.body;
 
     const participantIds = [...new Set(events.flatMap((event) => event.participant ?? []))];
     for (const participantId of participantIds) {
@@ -32,7 +33,7 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
       key,
       method: "POST",
       path: PATH,
-      requestHash: hashRequest([JSON.stringify(request.body)]),
+      requestHash: hashRequest([JSON.stringify(request.sentBody)]),
       write: async (tx) => {
         await tx.insert(participantEvents).values(
           events.map((event) => ({

@@ -1,11 +1,13 @@
 /**
  * POST /control/file/upload (multipart: upload_file, file_name, platform, module_name,
- * participant_id). JPEG, PNG, SVG, PDF and Word only; images 2.5 MB at most. The bytes are kept
- * under DATA_DIR/files/<participant>/, the record in uploaded_files, once per Idempotency-Key.
+ * participant_id). JPEG, PNG, SVG, PDF and Word only; images 2.5 MB at most, checked as a whole
+ * (check-upload-content.ts). The record (uploaded_files) and the bytes (uploaded_file_contents)
+ * are written in one transaction, once per Idempotency-Key; nothing touches the disk, so every
+ * server of one database reads the file.
  */
+import { uploadFileCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { randomUUID } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   ACCEPTED_FILE_TYPES,
@@ -19,7 +21,9 @@ import {
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { uploadedFiles } from "../../db/schema.ts";
+import { checkUploadContent } from "../../files/check-upload-content.ts";
 import { matchesSignature } from "../../files/file-signature.ts";
+import { saveFileContent } from "../../files/file-store.ts";
 import { HttpError, parseInput } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
@@ -48,7 +52,7 @@ async function readUpload(request: FastifyRequest) {
 }
 
 export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post(PATH, async (request, reply) => {
+  registerCall(app, uploadFileCall, async (request, reply) => {
     const { user } = requireSession(request);
     const key = idempotencyKeyOf(request);
     const { fields, file } = await readUpload(request);
@@ -70,11 +74,10 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!participant) {
       throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
     }
+    const content = await checkUploadContent(extension, file.bytes);
+    if (!content.ok) throw new HttpError(415, content.reason, "file_content_rejected");
 
-    const directory = path.join(ctx.dataDir, "files", String(participant.id));
     const storedName = `${randomUUID()}.${extension}`;
-    const storedPath = path.join(directory, storedName);
-    let written = false;
     const result = await runIdempotentWrite(ctx.db, {
       userId: user.id,
       key,
@@ -82,9 +85,6 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
       path: PATH,
       requestHash: hashRequest([JSON.stringify(upload), file.contentType, file.bytes]),
       write: async (tx) => {
-        await mkdir(directory, { recursive: true });
-        await writeFile(storedPath, file.bytes);
-        written = true;
         const [row] = await tx
           .insert(uploadedFiles)
           .values({
@@ -98,6 +98,7 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
             sizeBytes: file.bytes.length,
           })
           .returning({ id: uploadedFiles.id });
+        await saveFileContent(tx, row!.id, file.bytes);
         const body: FileUploadResponse = {
           id: row!.id,
           file_name: upload.file_name,
@@ -105,12 +106,6 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
         };
         return { statusCode: 200, body };
       },
-      afterRollback: async () => {
-        if (written) await rm(storedPath, { force: true });
-      },
-    }).catch(async (error: unknown) => {
-      if (written) await rm(storedPath, { force: true });
-      throw error;
     });
     return reply
       .code(result.statusCode)

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from "fastify";
+import { healthCall } from "../../../src/contracts/calls/account-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import type { AppContext } from "../../context.ts";
 import { isDatabaseReachable } from "../../db/client.ts";
 
 /** GET /healthz: 200 when the database answers, 503 when it does not. */
 export function healthRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/healthz", async (_request, reply) => {
+  registerCall(app, healthCall, async (_request, reply) => {
     const reachable = await isDatabaseReachable(ctx.db);
     return reply.code(reachable ? 200 : 503).send({ database: reachable ? "up" : "down" });
   });

@@ -5,13 +5,15 @@
  * accepted and ignored. The service worker caches the answer network-first, so it is never
  * cached by HTTP caches without asking (no-cache).
  */
+import { getAdminDefinitionCall, getDefinitionCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { DEFINITION_ZIP_CONTENT_TYPE, definitionParams } from "../../../src/contracts/instrument-calls.ts";
+import { DEFINITION_ZIP_CONTENT_TYPE } from "../../../src/contracts/instrument-calls.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instruments } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import {
   latestDefinition,
   servedDefinition,
@@ -19,10 +21,7 @@ import {
 } from "../../instruments/instrument-definitions.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 
-const PATHS = [
-  "/control/studies/:studyId/instruments/:instrumentId/:instrument",
-  "/control/admin/studies/:studyId/instruments/:instrumentId/:instrument",
-];
+const CALLS = [getDefinitionCall, getAdminDefinitionCall];
 
 /** A slug as a file name in a header: anything but letters, digits, _ . - becomes -. */
 function safeFileName(slug: string) {
@@ -30,10 +29,10 @@ function safeFileName(slug: string) {
 }
 
 export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
-  for (const path of PATHS) {
-    app.get(path, async (request, reply) => {
+  for (const call of CALLS) {
+    registerCall(app, call, async (request, reply) => {
       const { user } = requireSession(request);
-      const { studyId, instrumentId, instrument: slug } = parseInput(definitionParams, request.params);
+      const { studyId, instrumentId, instrument: slug } = request.params;
       // The same 403 whether the study exists or not.
       if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
         throw new HttpError(403, "You do not have access to this study.", "study_forbidden");

@@ -3,94 +3,89 @@
  * instruments, as completed (the submissions received, newest first, with the completer's name
  * and the scores the server computed) and pending (open instances, oldest start first).
  */
+import { instrumentHistoryCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import {
-  historyParams,
-  submittedScore,
-  type HistoryResponse,
-} from "../../../src/contracts/instrument-calls.ts";
+import { submittedScore, type HistoryResponse } from "../../../src/contracts/instrument-calls.ts";
 import { instrumentUrl } from "../../../src/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instrumentInstances, instrumentSubmissions, instruments, users } from "../../db/schema.ts";
-import { parseInput } from "../../http/errors.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
 import { requireParticipantInStudy } from "../../instruments/participant-instruments.ts";
+import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
 
-const CLINICIAN_TYPE = "CLINRO";
+const CLINICIAN_TYPE = INSTRUMENT_TYPE.clinician;
 
 export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get(
-    "/control/participants/:id/instrument_history/clinro",
-    async (request): Promise<HistoryResponse> => {
-      const { user } = requireSession(request);
-      const { id: participantId } = parseInput(historyParams, request.params);
-      const participant = await requireParticipantInStudy(ctx.db, user.id, participantId, undefined);
+  registerCall(app, instrumentHistoryCall, async (request): Promise<HistoryResponse> => {
+    const { user } = requireSession(request);
+    const { id: participantId } = request.params;
+    const participant = await requireParticipantInStudy(ctx.db, user.id, participantId, undefined);
 
-      const submitted = await ctx.db
-        .select({
-          submission: {
-            id: instrumentSubmissions.id,
-            instanceId: instrumentSubmissions.instrumentInstanceId,
-            completedAt: instrumentSubmissions.completedAt,
-            versionNumber: instrumentSubmissions.versionNumber,
-            scores: instrumentSubmissions.scores,
-          },
-          instrument: { id: instruments.id, displayName: instruments.displayName },
-          completerName: users.name,
-        })
-        .from(instrumentSubmissions)
-        .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
-        .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
-        .where(
-          and(
-            eq(instrumentSubmissions.participantId, participant.id),
-            eq(instruments.studyId, participant.studyId),
-            eq(instruments.instrumentType, CLINICIAN_TYPE),
-          ),
-        )
-        .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id));
-
-      const open = await ctx.db
-        .select({ instrument: instruments, instance: instrumentInstances })
-        .from(instrumentInstances)
-        .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
-        .where(
-          and(
-            eq(instrumentInstances.participantId, participant.id),
-            eq(instruments.studyId, participant.studyId),
-            eq(instruments.instrumentType, CLINICIAN_TYPE),
-            isOpenInstance(new Date()),
-          ),
-        )
-        .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
-
-      return {
-        instruments: {
-          completed: submitted.map(({ submission, instrument, completerName }) => ({
-            submission_id: submission.id,
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instance_id: submission.instanceId,
-            completion: submission.completedAt.toISOString(),
-            completed_by: completerName,
-            version_number: submission.versionNumber,
-            scores: storedScores(submission.scores),
-          })),
-          pending: open.map(({ instrument, instance }) => ({
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instance_id: instance.id,
-            start_date: instance.startDate.toISOString(),
-            expiration: instance.expiration?.toISOString() ?? null,
-            permissions: instrument.permissions,
-            url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
-          })),
+    const submitted = await ctx.db
+      .select({
+        submission: {
+          id: instrumentSubmissions.id,
+          instanceId: instrumentSubmissions.instrumentInstanceId,
+          completedAt: instrumentSubmissions.completedAt,
+          versionNumber: instrumentSubmissions.versionNumber,
+          scores: instrumentSubmissions.scores,
         },
-      };
-    },
-  );
+        instrument: { id: instruments.id, displayName: instruments.displayName },
+        completerName: users.name,
+      })
+      .from(instrumentSubmissions)
+      .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
+      .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
+      .where(
+        and(
+          eq(instrumentSubmissions.participantId, participant.id),
+          eq(instruments.studyId, participant.studyId),
+          eq(instruments.instrumentType, CLINICIAN_TYPE),
+        ),
+      )
+      .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id));
+
+    const open = await ctx.db
+      .select({ instrument: instruments, instance: instrumentInstances })
+      .from(instrumentInstances)
+      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+      .where(
+        and(
+          eq(instrumentInstances.participantId, participant.id),
+          eq(instruments.studyId, participant.studyId),
+          eq(instruments.instrumentType, CLINICIAN_TYPE),
+          isOpenInstance(new Date()),
+        ),
+      )
+      .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
+
+    return {
+      instruments: {
+        completed: submitted.map(({ submission, instrument, completerName }) => ({
+          submission_id: submission.id,
+          instrument_id: instrument.id,
+          name: instrument.displayName,
+          instance_id: submission.instanceId,
+          completion: submission.completedAt.toISOString(),
+          completed_by: completerName,
+          version_number: submission.versionNumber,
+          scores: storedScores(submission.scores),
+        })),
+        pending: open.map(({ instrument, instance }) => ({
+          instrument_id: instrument.id,
+          name: instrument.displayName,
+          instance_id: instance.id,
+          start_date: instance.startDate.toISOString(),
+          expiration: instance.expiration?.toISOString() ?? null,
+          permissions: instrument.permissions,
+          url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+        })),
+      },
+    };
+  });
 }
 
 /** The scores column as the contract's shape; anything unreadable is left out, never a 500. */

@@ -3,62 +3,59 @@
  * instruments of the newer architecture with the participant's instances of each. Instruments
  * without an instance for the participant are left out.
  */
+import { listInstancesCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
 import {
-  instancesListQuery,
   instrumentMetadata,
   instrumentType,
   instrumentUrl,
-  participantIdParam,
   type InstancesListResponse,
   type InstrumentWithInstances,
 } from "../../../src/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { parseInput } from "../../http/errors.ts";
 import {
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
+import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
 
-const LISTED_TYPES = ["CLINRO", "ANNOUNCEMENT"];
+const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 
 export function instancesListRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get(
-    "/control/participants/:participantId/instruments/instances",
-    async (request): Promise<InstancesListResponse> => {
-      const { user } = requireSession(request);
-      const { participantId } = parseInput(participantIdParam, request.params);
-      const { study_id } = parseInput(instancesListQuery, request.query);
-      await requireParticipantInStudy(ctx.db, user.id, participantId, study_id);
-      const rows = await loadParticipantInstances(ctx.db, participantId, study_id, LISTED_TYPES);
-      const byInstrument = new Map<number, InstrumentWithInstances>();
-      for (const { instrument, instance, completerName } of rows) {
-        let entry = byInstrument.get(instrument.id);
-        if (!entry) {
-          const metadata = instrumentMetadata.safeParse(instrument.metadata);
-          entry = {
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instrument_type: instrumentType.parse(instrument.instrumentType),
-            permissions: instrument.permissions,
-            visible_days: instrument.visibleDays,
-            metadata: metadata.success ? metadata.data : { display_name: instrument.displayName },
-            url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
-            instances: [],
-          };
-          byInstrument.set(instrument.id, entry);
-        }
-        entry.instances.push({
-          instance_id: instance.id,
-          start_date: instance.startDate.toISOString(),
-          expiration: instance.expiration?.toISOString() ?? null,
-          completion: instance.completion?.toISOString() ?? null,
-          who_completed: instance.whoCompleted,
-          who_completed_name: instance.completion ? (completerName ?? null) : null,
-        });
+  registerCall(app, listInstancesCall, async (request): Promise<InstancesListResponse> => {
+    const { user } = requireSession(request);
+    const { participantId } = request.params;
+    const { study_id } = request.query;
+    await requireParticipantInStudy(ctx.db, user.id, participantId, study_id);
+    const rows = await loadParticipantInstances(ctx.db, participantId, study_id, LISTED_TYPES);
+    const byInstrument = new Map<number, InstrumentWithInstances>();
+    for (const { instrument, instance, completerName } of rows) {
+      let entry = byInstrument.get(instrument.id);
+      if (!entry) {
+        const metadata = instrumentMetadata.safeParse(instrument.metadata);
+        entry = {
+          instrument_id: instrument.id,
+          name: instrument.displayName,
+          instrument_type: instrumentType.parse(instrument.instrumentType),
+          permissions: instrument.permissions,
+          visible_days: instrument.visibleDays,
+          metadata: metadata.success ? metadata.data : { display_name: instrument.displayName },
+          url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+          instances: [],
+        };
+        byInstrument.set(instrument.id, entry);
       }
-      return { instruments: [...byInstrument.values()].sort((a, b) => a.name.localeCompare(b.name)) };
-    },
-  );
+      entry.instances.push({
+        instance_id: instance.id,
+        start_date: instance.startDate.toISOString(),
+        expiration: instance.expiration?.toISOString() ?? null,
+        completion: instance.completion?.toISOString() ?? null,
+        who_completed: instance.whoCompleted,
+        who_completed_name: instance.completion ? (completerName ?? null) : null,
+      });
+    }
+    return { instruments: [...byInstrument.values()].sort((a, b) => a.name.localeCompare(b.name)) };
+  });
 }

@@ -3,11 +3,12 @@
  * instrument instances of every participant the user may see (the participant's study and site
  * both in the user's permissions), oldest start first, at most PENDING_INSTRUMENTS_MAX.
  */
+import { pendingInstrumentsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   PENDING_INSTRUMENTS_MAX,
-  pendingInstrumentsQuery,
   type PendingInstrumentsResponse,
 } from "../../../src/contracts/instrument-calls.ts";
 import { instrumentUrl } from "../../../src/contracts/instrument-lists.ts";
@@ -20,18 +21,19 @@ import {
   sitePermissions,
   studyPermissions,
 } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
+import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
 
 export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/control/pending_instruments", async (request): Promise<PendingInstrumentsResponse> => {
+  registerCall(app, pendingInstrumentsCall, async (request): Promise<PendingInstrumentsResponse> => {
     const { user } = requireSession(request);
-    const { study_id } = parseInput(pendingInstrumentsQuery, request.query);
+    const { study_id } = request.query;
     if (study_id !== undefined && !(await hasStudyPermission(ctx.db, user.id, study_id))) {
       throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
     }
-    const conditions: SQL[] = [eq(instruments.instrumentType, "CLINRO")];
+    const conditions: SQL[] = [eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician)];
     const open = isOpenInstance(new Date());
     if (open) conditions.push(open);
     if (study_id !== undefined) conditions.push(eq(participants.studyId, study_id));

@@ -9,12 +9,12 @@
  * the scores the server computed and its instance is completed (record-submission.ts).
  * A refusal changes nothing.
  */
+import { postSubmissionCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   SUBMISSION_MAX_BYTES,
-  submissionParams,
-  submissionRequest,
   type SubmissionProblem,
   type SubmissionRejected,
   type SubmissionResponse,
@@ -27,19 +27,19 @@ import {
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instrumentInstances, instruments, uploadedFiles } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
-import { administerForbidden, mayAdminister, studyRoleOf } from "../../instruments/administer-permission.ts";
+import { administerForbidden, studyRoleOf } from "../../instruments/administer-permission.ts";
 import { definitionVersion, parsedDefinition } from "../../instruments/instrument-definitions.ts";
 import { recordSubmission } from "../../instruments/record-submission.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
+import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { FILE_MODULE } from "../../../src/contracts/files.ts";
+import { isPermitted } from "../../../src/contracts/instrument-permission.ts";
 
-const PATH = "/control/clinro/participant/:participantId/instruments/:instrumentId/submission";
 /** How many problems the message repeats; the problems list holds them all. */
 const PROBLEMS_IN_MESSAGE = 5;
-const CLINICIAN_TYPE = "CLINRO";
-const ATTACHMENT_MODULE = "clinro";
 
 /** A 422 whose body lists every problem, each naming the question and field it is about. */
 class SubmissionRejectedError extends HttpError {
@@ -60,91 +60,96 @@ class SubmissionRejectedError extends HttpError {
 }
 
 export function submissionRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post(PATH, { bodyLimit: SUBMISSION_MAX_BYTES }, async (request, reply) => {
-    const { user } = requireSession(request);
-    const key = idempotencyKeyOf(request);
-    const { participantId, instrumentId } = parseInput(submissionParams, request.params);
-    const [payload] = parseInput(submissionRequest, request.body);
+  registerCall(
+    app,
+    postSubmissionCall,
+    async (request, reply) => {
+      const { user } = requireSession(request);
+      const key = idempotencyKeyOf(request);
+      const { participantId, instrumentId } = request.params;
+      const [payload] = request.body;
 
-    const participant = await findAccessibleParticipant(ctx.db, user.id, participantId);
-    if (!participant) throw participantForbidden();
-    const [instrument] = await ctx.db
-      .select()
-      .from(instruments)
-      .where(
-        and(
-          eq(instruments.id, instrumentId),
-          eq(instruments.studyId, participant.studyId),
-          eq(instruments.instrumentType, CLINICIAN_TYPE),
-        ),
-      );
-    if (!instrument) {
-      throw new HttpError(
-        404,
-        `Instrument ${instrumentId} is not a clinician instrument of this participant's study.`,
-        "instrument_not_found",
-      );
-    }
-    if (!mayAdminister(instrument.permissions, await studyRoleOf(ctx.db, user.id, participant.studyId))) {
-      throw administerForbidden(instrument.displayName);
-    }
+      const participant = await findAccessibleParticipant(ctx.db, user.id, participantId);
+      if (!participant) throw participantForbidden();
+      const [instrument] = await ctx.db
+        .select()
+        .from(instruments)
+        .where(
+          and(
+            eq(instruments.id, instrumentId),
+            eq(instruments.studyId, participant.studyId),
+            eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician),
+          ),
+        );
+      if (!instrument) {
+        throw new HttpError(
+          404,
+          `Instrument ${instrumentId} is not a clinician instrument of this participant's study.`,
+          "instrument_not_found",
+        );
+      }
+      if (!isPermitted(instrument.permissions, await studyRoleOf(ctx.db, user.id, participant.studyId))) {
+        throw administerForbidden(instrument.displayName);
+      }
 
-    const definitionRow =
-      payload!.version_number <= MAX_ID
-        ? await definitionVersion(ctx.db, instrument.id, payload!.version_number)
-        : undefined;
-    if (!definitionRow) {
-      throw new SubmissionRejectedError(
-        "This instrument version is unknown",
-        [
-          {
-            field: "version_number",
-            message: `instrument ${instrument.id} has no definition version ${payload!.version_number}`,
-          },
-        ],
-        "unknown_version",
-      );
-    }
-    const check = validateSubmission(parsedDefinition(definitionRow), payload!, {
-      studyId: participant.studyId,
-      participantId: participant.id,
-      instrumentId: instrument.id,
-    });
-    if (!check.ok) throw new SubmissionRejectedError("The submission was refused", check.problems);
-    await requireUploadedAttachments(ctx, participant.id, payload!.attachments);
-    await requireInstanceOf(ctx, payload!.instrument_instance_id, participant.id, instrument.id);
+      const definitionRow =
+        payload!.version_number <= MAX_ID
+          ? await definitionVersion(ctx.db, instrument.id, payload!.version_number)
+          : undefined;
+      if (!definitionRow) {
+        throw new SubmissionRejectedError(
+          "This instrument version is unknown",
+          [
+            {
+              field: "version_number",
+              message: `instrument ${instrument.id} has no definition version ${payload!.version_number}`,
+            },
+          ],
+          "unknown_version",
+        );
+      }
+      const check = validateSubmission(parsedDefinition(definitionRow), payload!, {
+        studyId: participant.studyId,
+        participantId: participant.id,
+        instrumentId: instrument.id,
+      });
+      if (!check.ok) throw new SubmissionRejectedError("The submission was refused", check.problems);
+      await requireUploadedAttachments(ctx, participant.id, payload!.attachments);
+      await requireInstanceOf(ctx, payload!.instrument_instance_id, participant.id, instrument.id);
 
-    const result = await runIdempotentWrite(ctx.db, {
-      userId: user.id,
-      key,
-      method: "POST",
-      path: request.url,
-      requestHash: hashRequest([request.url, JSON.stringify(request.body)]),
-      write: async (tx) => {
-        const recorded = await recordSubmission(tx, {
-          participantId: participant.id,
-          instrumentId: instrument.id,
-          user: { id: user.id, username: user.username },
-          payload: payload!,
-          versionNumber: definitionRow.versionNumber,
-          scores: check.scores,
-          now: new Date(),
-        });
-        const body: SubmissionResponse = {
-          id: recorded.submissionId,
-          instance_id: payload!.instance_id,
-          instrument_instance_id: recorded.instrumentInstanceId,
-          already_completed: recorded.alreadyCompleted,
-          scores: check.scores,
-        };
-        return { statusCode: 201, body };
-      },
-    });
-    return reply
-      .code(result.statusCode)
-      .header("idempotent-replayed", String(result.replayed))
-      .send(result.body);
-  });
+      const result = await runIdempotentWrite(ctx.db, {
+        userId: user.id,
+        key,
+        method: "POST",
+        path: request.url,
+        requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+        write: async (tx) => {
+          const recorded = await recordSubmission(tx, {
+            participantId: participant.id,
+            instrumentId: instrument.id,
+            user: { id: user.id, username: user.username },
+            payload: payload!,
+            versionNumber: definitionRow.versionNumber,
+            scores: check.scores,
+            now: new Date(),
+          });
+          const body: SubmissionResponse = {
+            id: recorded.submissionId,
+            instance_id: payload!.instance_id,
+            instrument_instance_id: recorded.instrumentInstanceId,
+            already_completed: recorded.alreadyCompleted,
+            scores: check.scores,
+          };
+          return { statusCode: 201, body };
+        },
+      });
+      return reply
+        .code(result.statusCode)
+        .header("idempotent-replayed", String(result.replayed))
+        .send(result.body);
+    },
+    { bodyLimit: SUBMISSION_MAX_BYTES },
+  );
 }
 
 /** Every attachment must be a file this participant has uploaded for a clinician instrument. */
@@ -156,7 +161,7 @@ async function requireUploadedAttachments(ctx: AppContext, participantId: number
     .where(
       and(
         eq(uploadedFiles.participantId, participantId),
-        eq(uploadedFiles.moduleName, ATTACHMENT_MODULE),
+        eq(uploadedFiles.moduleName, FILE_MODULE.clinician),
         inArray(uploadedFiles.fileName, attachments),
       ),
     );

@@ -4,19 +4,16 @@
  * one study and site. Each field has a trigram GIN index (migration 0003), which answers
  * ILIKE '%word%' for words of three characters or more without reading every participant.
  */
-import { and, asc, eq, ilike, or, sql } from "drizzle-orm";
+import { searchParticipantsCall } from "../../../src/contracts/calls/study-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
+import { and, asc, eq, exists, ilike, or, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import {
-  SEARCH_RESULT_LIMIT,
-  participantSearchQuery,
-  siteParams,
-  type ParticipantSearchResponse,
-} from "../../../src/contracts/participant.ts";
+import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../src/contracts/participant.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
 import { participants } from "../../db/schema.ts";
-import { parseInput } from "../../http/errors.ts";
-import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
+import { canReadSite, siteAccess, siteForbidden } from "../../participants/site-access.ts";
 
 /** Words beyond this are ignored: more narrows nothing in practice and costs index scans. */
 const MAX_SEARCH_WORDS = 5;
@@ -26,44 +23,57 @@ function containsPattern(word: string) {
   return `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
 }
 
-export function participantSearchRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get(
-    "/control/studies/:studyId/sites/:siteId/clinro_search",
-    async (request): Promise<ParticipantSearchResponse> => {
-      const { user } = requireSession(request);
-      const { studyId, siteId } = parseInput(siteParams, request.params);
-      const { search_value } = parseInput(participantSearchQuery, request.query);
-      if (!(await canReadSite(ctx.db, user.id, studyId, siteId))) throw siteForbidden();
+/**
+ * The search's query, apart from the route so that bench/search can run the very same SQL bare
+ * (its `toSQL()`) beside the HTTP call. It holds the site access rule itself: rows come back
+ * only when the user may read the site, and a search that finds something costs one round trip.
+ */
+export function participantSearchSelect(
+  db: Database,
+  userId: number,
+  studyId: number,
+  siteId: number,
+  searchValue: string,
+) {
+  const words = searchValue.split(/\s+/).slice(0, MAX_SEARCH_WORDS);
+  return db
+    .select({
+      id: participants.id,
+      fname: participants.fname,
+      lname: participants.lname,
+      site_id: participants.siteId,
+      study_id: participants.studyId,
+      subject_id: participants.subjectId,
+      date_of_birth: participants.dateOfBirth,
+    })
+    .from(participants)
+    .where(
+      and(
+        eq(participants.studyId, studyId),
+        eq(participants.siteId, siteId),
+        exists(siteAccess(db, userId, studyId, siteId)),
+        ...words.map((word) => {
+          const pattern = containsPattern(word);
+          return or(
+            ilike(participants.lname, pattern),
+            ilike(participants.fname, pattern),
+            ilike(participants.subjectId, pattern),
+          );
+        }),
+      ),
+    )
+    .orderBy(sql`lower(${participants.lname})`, sql`lower(${participants.fname})`, asc(participants.id))
+    .limit(SEARCH_RESULT_LIMIT);
+}
 
-      const words = search_value.split(/\s+/).slice(0, MAX_SEARCH_WORDS);
-      const rows = await ctx.db
-        .select({
-          id: participants.id,
-          fname: participants.fname,
-          lname: participants.lname,
-          site_id: participants.siteId,
-          study_id: participants.studyId,
-          subject_id: participants.subjectId,
-          date_of_birth: participants.dateOfBirth,
-        })
-        .from(participants)
-        .where(
-          and(
-            eq(participants.studyId, studyId),
-            eq(participants.siteId, siteId),
-            ...words.map((word) => {
-              const pattern = containsPattern(word);
-              return or(
-                ilike(participants.lname, pattern),
-                ilike(participants.fname, pattern),
-                ilike(participants.subjectId, pattern),
-              );
-            }),
-          ),
-        )
-        .orderBy(sql`lower(${participants.lname})`, sql`lower(${participants.fname})`, asc(participants.id))
-        .limit(SEARCH_RESULT_LIMIT);
-      return { response: rows };
-    },
-  );
+export function participantSearchRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerCall(app, searchParticipantsCall, async (request): Promise<ParticipantSearchResponse> => {
+    const { user } = requireSession(request);
+    const { studyId, siteId } = request.params;
+    const { search_value } = request.query;
+    const rows = await participantSearchSelect(ctx.db, user.id, studyId, siteId, search_value);
+    // No rows: nothing matched, or the site is not the user's; only the second is a 403.
+    if (rows.length === 0 && !(await canReadSite(ctx.db, user.id, studyId, siteId))) throw siteForbidden();
+    return { response: rows };
+  });
 }

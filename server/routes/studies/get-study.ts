@@ -1,19 +1,21 @@
 /**
  * GET /control/studies/{studyId}: the study with its config, for users with a permission in it.
  */
+import { getStudyCall } from "../../../src/contracts/calls/study-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { studyIdParam, type StudyResponse } from "../../../src/contracts/study.ts";
+import { type StudyResponse } from "../../../src/contracts/study.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { sitePermissions, sites, studies } from "../../db/schema.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 
 export function studyRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/control/studies/:studyId", async (request): Promise<StudyResponse> => {
+  registerCall(app, getStudyCall, async (request): Promise<StudyResponse> => {
     const { user } = requireSession(request);
-    const { studyId } = parseInput(studyIdParam, request.params);
+    const { studyId } = request.params;
     // The same 403 whether the study exists or not: no permission reveals nothing.
     if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
       throw new HttpError(403, "You do not have access to this study.", "study_forbidden");

@@ -1,6 +1,8 @@
 /**
  * GET /control/users: every user, for administrators (role 'administrator' or the legacy 'edit').
  */
+import { listUsersCall } from "../../../src/contracts/calls/user-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { asc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { MeResponse } from "../../../src/contracts/user.ts";
@@ -15,7 +17,7 @@ export function isUserAdministrator(role: string) {
 }
 
 export function listUsersRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get("/control/users", async (request): Promise<UsersResponse> => {
+  registerCall(app, listUsersCall, async (request): Promise<UsersResponse> => {
     const { user } = requireSession(request);
     if (!isUserAdministrator(user.role)) {
       throw new HttpError(403, "Only administrators may list users.", "users_forbidden");

@@ -6,23 +6,28 @@
  * - POST /control/users/verify_token reads an emailed link's token;
  * - POST /control/users/setup_password uses it, once, to set the password.
  */
+import {
+  forgotPasswordCall,
+  forgotUsernameCall,
+  setupPasswordCall,
+  verifyTokenCall,
+} from "../../../src/contracts/calls/account-calls.ts";
+import { registerCall } from "../../http/register-call.ts";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   TOKEN_REJECTED_MESSAGE,
-  forgotPasswordRequest,
-  forgotUsernameRequest,
-  setupPasswordRequest,
-  verifyTokenRequest,
   type AccountMailAccepted,
   type SetupPasswordResponse,
   type VerifyTokenResponse,
 } from "../../../src/contracts/password-setup.ts";
+import { refuseCommonPassword } from "../../auth/common-passwords.ts";
 import { hashPassword, hasUsablePassword, verifyPassword } from "../../auth/passwords.ts";
 import type { AppContext } from "../../context.ts";
+import { setAuditActor } from "../../audit/audit-trail.ts";
 import { users } from "../../db/schema.ts";
 import type { BackgroundTasks } from "../../http/background-tasks.ts";
-import { HttpError, parseInput } from "../../http/errors.ts";
+import { HttpError } from "../../http/errors.ts";
 import {
   sendPasswordResetMail,
   sendUsernameReminder,
@@ -50,20 +55,20 @@ function tokenRejected() {
 export function passwordSetupRoutes(app: FastifyInstance, ctx: AppContext, services: PasswordSetupServices) {
   const { accountMail, background } = services;
 
-  app.post("/control/users/forgot_password", async (request): Promise<AccountMailAccepted> => {
-    const { username } = parseInput(forgotPasswordRequest, request.body);
+  registerCall(app, forgotPasswordCall, async (request): Promise<AccountMailAccepted> => {
+    const { username } = request.body;
     background.run("forgot_password", () => sendPasswordResetMail(accountMail, username));
     return FORGOT_PASSWORD_ACCEPTED;
   });
 
-  app.post("/control/participants/me/forgot_username", async (request): Promise<AccountMailAccepted> => {
-    const { email } = parseInput(forgotUsernameRequest, request.body);
+  registerCall(app, forgotUsernameCall, async (request): Promise<AccountMailAccepted> => {
+    const { email } = request.body;
     background.run("forgot_username", () => sendUsernameReminder(accountMail, email));
     return FORGOT_USERNAME_ACCEPTED;
   });
 
-  app.post("/control/users/verify_token", async (request): Promise<VerifyTokenResponse> => {
-    const { token } = parseInput(verifyTokenRequest, request.body);
+  registerCall(app, verifyTokenCall, async (request): Promise<VerifyTokenResponse> => {
+    const { token } = request.body;
     const found = await findUsableAccountToken(ctx.db, token);
     if (!found) throw tokenRejected();
     return {
@@ -75,18 +80,21 @@ export function passwordSetupRoutes(app: FastifyInstance, ctx: AppContext, servi
     };
   });
 
-  app.post("/control/users/setup_password", async (request): Promise<SetupPasswordResponse> => {
-    const body = parseInput(setupPasswordRequest, request.body);
+  registerCall(app, setupPasswordCall, async (request): Promise<SetupPasswordResponse> => {
+    const body = request.body;
     const found = await findUsableAccountToken(ctx.db, body.token);
     if (!found) throw tokenRejected();
     if (body.old_password && !(await verifyPassword(found.passwordHash, body.old_password))) {
       throw new HttpError(400, "The current password is incorrect.", "wrong_old_password");
     }
+    refuseCommonPassword(body.password, "password");
     // Hashing is slow: done before the transaction, which then only writes.
     const passwordHash = await hashPassword(body.password);
     const username = await ctx.db.transaction(async (tx) => {
       const userId = await consumeAccountToken(tx, body.token);
       if (userId === undefined) return undefined;
+      // The link's owner is the one who acts here (no session: the link is the credential).
+      await setAuditActor(tx, userId);
       await retireAccountTokens(tx, userId);
       const [updated] = await tx
         .update(users)

@@ -10,6 +10,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { instrumentListKeys } from "../../api/instruments-api.ts";
+import { participantKeys } from "../../api/participants-api.ts";
 import { surveyDefinitionQuery } from "../../api/survey-definition-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { DefinitionFileError } from "../../survey/read-definition-body.ts";
@@ -21,19 +23,21 @@ import {
   eventsWrite,
   type WriteContext,
 } from "../../outbox/enqueue.ts";
-import { SubmissionStatusModal } from "../../outbox/ui/submission-status-modal.tsx";
+import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
 import type { EventType } from "../../contracts/events.ts";
 import type { Question, SurveyDefinition } from "../../survey/engine/definition.ts";
 import { definitionKeyOf, type SurveyDraft } from "../../survey/runner/survey-draft.ts";
 import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
 import { useSurveyDraft, type DraftStatus } from "../../survey/runner/use-survey-draft.ts";
-import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
-import { AccessDeniedPanel } from "../participant-home/access-denied-panel.tsx";
+import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
 import { instrumentSubmissionWrites } from "./submit-instrument.ts";
-import { mayAdminister } from "./instrument-permission.ts";
+import { mayAdminister } from "../../contracts/instrument-permission.ts";
 
 const submittedMessage = msg({ id: "instrument_submitted", message: "Instrument submitted." });
+/** Spec 02 section 8: the finished instrument could not be stored on this device (outbox). */
+const savingFailedMessage = msg({ id: "instrument_saving_failed", message: "Saving instrument failed" });
 const savedForLaterMessage = msg({
   id: "instrument_saved_for_later",
   message: "The instrument is saved on this device and is sent when the connection is back.",
@@ -274,8 +278,10 @@ function LoadedInstrument(props: LoadedProps) {
       await removeDraft(draftKey);
       setSubmissionId(item.id);
     } catch (error) {
+      // Nothing was queued and the draft is kept: the submission step's Finish tries again.
+      console.error("The instrument could not be saved on this device", error);
       setFinishing(false);
-      throw error;
+      showToast(savingFailedMessage, "error", TOAST_ERROR_MS);
     }
   };
 
@@ -289,8 +295,9 @@ function LoadedInstrument(props: LoadedProps) {
   const onDelivered = useCallback(() => {
     sendEvent("completed");
     showToast(submittedMessage, "success", TOAST_SUCCESS_MS);
-    void queryClient.invalidateQueries({ queryKey: ["instrument-lists"] });
-    void queryClient.invalidateQueries({ queryKey: ["participant"] });
+    // Fire and forget: the lists and the participant's counts refetch while we navigate back.
+    void queryClient.invalidateQueries({ queryKey: instrumentListKeys.all });
+    void queryClient.invalidateQueries({ queryKey: participantKeys.all });
     void toParticipant();
   }, [sendEvent, queryClient, toParticipant]);
 

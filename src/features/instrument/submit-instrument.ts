@@ -3,11 +3,14 @@
  * answers name, then the submission call (header version 010), which the outbox sends only
  * after every upload arrived. The payload is built by the engine from the path actually taken.
  */
+import { postSubmissionCall } from "../../contracts/calls/instrument-calls.ts";
+import { callPath } from "../../contracts/http/define-call.ts";
 import type { NewWrite } from "../../outbox/enqueue.ts";
 import { uploadWrite } from "../../outbox/enqueue.ts";
 import { recordsToSubmit, type FlowState } from "../../survey/engine/flow.ts";
 import type { SurveyDefinition } from "../../survey/engine/definition.ts";
 import { buildSubmission } from "../../survey/engine/submission.ts";
+import { FILE_MODULE } from "../../contracts/files.ts";
 
 export type InstrumentSubmissionInput = {
   definition: SurveyDefinition;
@@ -26,7 +29,7 @@ export type InstrumentSubmissionInput = {
 
 /** The submission call's path (spec 02 section 7). */
 export function submissionPath(participantId: number, instrumentId: number) {
-  return `/control/clinro/participant/${participantId}/instruments/${instrumentId}/submission`;
+  return callPath(postSubmissionCall, { participantId, instrumentId });
 }
 
 export function instrumentSubmissionWrites(input: InstrumentSubmissionInput): {
@@ -50,7 +53,7 @@ export function instrumentSubmissionWrites(input: InstrumentSubmissionInput): {
     if (!blob) throw new Error(`The photo ${fileName} is missing from this device.`);
     return uploadWrite(blob, {
       file_name: fileName,
-      module_name: "clinro",
+      module_name: FILE_MODULE.clinician,
       participant_id: input.participantId,
     });
   });

@@ -5,9 +5,8 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
-import { signIn } from "../../auth/sign-in.ts";
+import { useSignIn } from "../../auth/sign-in.ts";
 import { BrandMark } from "../../widgets/brand.tsx";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 
 const missingFields = msg({ id: "login_missing_fields", message: "Enter your username and password." });
 
@@ -17,10 +16,11 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
   const navigate = useNavigate();
   const errorId = useId();
   const [error, setError] = useState<MessageDescriptor | null>(null);
-  const busy = useLoadingKey("login");
+  const signIn = useSignIn();
+  const busy = signIn.isPending;
   const usernameRef = useRef<HTMLInputElement>(null);
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const username = String(form.get("username") ?? "").trim();
@@ -30,17 +30,20 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
       return;
     }
     setError(null);
-    const result = await signIn({ username, password });
-    if (!result.ok) {
-      setError(result.message);
-      usernameRef.current?.focus();
-      return;
-    }
-    if (result.temporaryPassword) {
-      await navigate({ to: FORCED_CHANGE_PATH });
-    } else {
-      await navigate({ href: safeRedirectTarget(redirectTarget) ?? "/" });
-    }
+    signIn.mutate(
+      { username, password },
+      {
+        onSuccess: (result) => {
+          if (!result.ok) {
+            setError(result.message);
+            usernameRef.current?.focus();
+            return;
+          }
+          if (result.temporaryPassword) void navigate({ to: FORCED_CHANGE_PATH });
+          else void navigate({ href: safeRedirectTarget(redirectTarget) ?? "/" });
+        },
+      },
+    );
   }
 
   return (

@@ -5,6 +5,7 @@
  */
 import type { OutboxBody, OutboxRequest } from "../../outbox/outbox-item.ts";
 import type { ReviewItem } from "./visible-items.ts";
+import { downloadBlob } from "../../widgets/download/download-blob.ts";
 
 export const EXPORT_FORMAT = "clinro-outbox-item";
 export const EXPORT_VERSION = 1;
@@ -70,17 +71,7 @@ export function exportFileName(item: Pick<ReviewItem, "kind" | "id">) {
   return `clinro-outbox-${item.kind}-${item.id}.json`;
 }
 
-/** Hands a JSON file to the browser's download (a Blob behind an object URL). */
+/** Hands a JSON file to the browser's download. */
 export function downloadJson(fileName: string, value: unknown) {
-  const blob = new Blob([JSON.stringify(value, null, 2)], { type: "application/json" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  link.style.display = "none";
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoke after the click has been handled: the download reads the URL asynchronously.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  downloadBlob(fileName, new Blob([JSON.stringify(value, null, 2)], { type: "application/json" }));
 }

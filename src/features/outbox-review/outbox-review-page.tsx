@@ -7,13 +7,14 @@ import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { retryNow } from "../../outbox/flusher.ts";
 import { removeItem } from "../../outbox/outbox-store.ts";
 import type { StorageStatus } from "../../outbox/persistent-storage.ts";
-import { useOutboxItems } from "../../outbox/use-outbox.ts";
+import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast } from "../../widgets/toast/toast-store.ts";
 import { downloadJson, exportFileName, exportOutboxItem } from "./export-item.ts";
 import { formatBytes } from "./format-item.ts";
 import { OutboxItemCard } from "./outbox-item-card.tsx";
 import { storageStatusQuery } from "./storage-status-query.ts";
+import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
 import { idsToRetry, isCoordinator, visibleOutboxGroups, type ReviewItem } from "./visible-items.ts";
 
 function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
@@ -169,6 +170,7 @@ export function OutboxReviewPage() {
       ) : null}
 
       <StorageStatusPanel status={storage.data} />
+      <UnreadableRecordsPanel viewerId={user?.id} />
 
       <p className="outbox-page__summary" role="status">
         {waitingCount > 0

@@ -4,7 +4,7 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import { readStorageStatus, requestPersistentStorage } from "../../outbox/persistent-storage.ts";
-import { outboxKeys } from "../../outbox/use-outbox.ts";
+import { outboxKeys } from "../../outbox-ui/use-outbox.ts";
 
 export const storageStatusQuery = () =>
   queryOptions({

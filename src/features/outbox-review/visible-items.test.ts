@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { StudyPermission } from "../../contracts/user.ts";
-import type { ObservedItem } from "../../outbox/use-outbox.ts";
+import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
 import { canRetry, idsToRetry, isCoordinator, visibleOutboxGroups } from "./visible-items.ts";
 
 const ME = 7;

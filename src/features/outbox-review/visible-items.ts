@@ -5,11 +5,12 @@
  * Everyone else sees only their own items. Items are grouped by participant, by participant id
  * with "no participant" last, and keep the outbox order (oldest first) inside a group.
  */
+import { ROLE_CODE } from "../../contracts/roles.ts";
 import type { StudyPermission } from "../../contracts/user.ts";
 import type { OutboxRequest } from "../../outbox/outbox-item.ts";
-import type { ObservedItem } from "../../outbox/use-outbox.ts";
+import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
 
-export const COORDINATOR_ROLE = "16";
+export const COORDINATOR_ROLE = ROLE_CODE.clinicalCoordinator;
 
 export type OutboxViewer = {
   userId: number;

@@ -5,7 +5,7 @@ import dayjs from "dayjs";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { formsQuery, instancesQuery } from "../../api/instruments-api.ts";
 import { ApiError } from "../../api/request.ts";
-import { formatShortDate } from "../../app/format-date.ts";
+import { formatShortDate } from "../../i18n/format-date.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { WriteContext } from "../../outbox/enqueue.ts";
 import {
@@ -18,7 +18,7 @@ import {
   type TodoRow,
 } from "./instrument-lists.ts";
 import { instrumentPath, sendReadEvent, sendTodoEvents } from "./instrument-navigation.ts";
-import { LockIcon } from "./lock-icon.tsx";
+import { LockIcon } from "../../widgets/access-denied/lock-icon.tsx";
 import { LockedInstrumentModal } from "./locked-instrument-modal.tsx";
 import type { ParticipantHomeProps } from "./participant-home-page.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { FormItem, InstrumentWithInstances } from "../../contracts/instrument-lists.ts";
+import { isPermitted } from "../../contracts/instrument-permission.ts";
 import {
   DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION,
   formLists,
   instanceLists,
-  isPermitted,
   isWithinTimeRanges,
   listSourceFor,
   readEvent,

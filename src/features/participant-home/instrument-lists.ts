@@ -16,8 +16,10 @@
  * - To-do (forms list): not completed, deployed, and not expired.
  * - A row is locked when the user's role in the study is not one of its permission codes.
  */
+import { isPermitted } from "../../contracts/instrument-permission.ts";
 import {
   DEFAULT_VISIBLE_DAYS,
+  INSTRUMENT_TYPE,
   PERSISTENT_SCHEME,
   SPECIFIC_TIME_VISIBILITY,
   type FormItem,
@@ -31,7 +33,6 @@ import {
  * The demo has study 102 at version 2 and the others at 1.
  */
 export const DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION = 1;
-export const CLINICIAN_INSTRUMENT_TYPE = "CLINRO";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type ListSource = "forms" | "instances";
@@ -74,11 +75,6 @@ export type CompletedGroup = {
 };
 
 export type InstrumentLists = { todo: TodoRow[]; completed: CompletedGroup[] };
-
-/** Whether the user's clinician role in the study is one of the form's permission codes. */
-export function isPermitted(permissions: readonly string[], role: string | undefined) {
-  return role !== undefined && permissions.includes(role);
-}
 
 /** Minutes after midnight of an 'h:mm' time, or null when it is not one. */
 export function minutesOfDay(time: string): number | null {
@@ -135,7 +131,7 @@ export function formLists(items: readonly FormItem[], role: string | undefined, 
   const todo: TodoRow[] = [];
   const completed: CompletedRow[] = [];
   for (const item of items) {
-    if (item.type !== CLINICIAN_INSTRUMENT_TYPE) continue;
+    if (item.type !== INSTRUMENT_TYPE.clinician) continue;
     const key = `${item.instrument_id}-${item.instance_id}`;
     if (item.completed !== null || hasPassed(item.expiration, now)) {
       completed.push({
@@ -172,7 +168,7 @@ export function instanceLists(
   const todo: TodoRow[] = [];
   const completed: CompletedRow[] = [];
   for (const instrument of instruments) {
-    if (instrument.instrument_type !== CLINICIAN_INSTRUMENT_TYPE) continue;
+    if (instrument.instrument_type !== INSTRUMENT_TYPE.clinician) continue;
     const name = instrument.metadata.display_name || instrument.name;
     const persistent = instrument.metadata.schedule?.recurring?.scheme === PERSISTENT_SCHEME;
     const ranges = instrument.metadata.visibilityRanges ?? [];

@@ -2,14 +2,16 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { instrumentListKeys } from "../../api/instruments-api.ts";
 import { participantQuery } from "../../api/participants-api.ts";
 import { FORCED_CHANGE_PATH } from "../../auth/guards.ts";
 import { getStoredUser } from "../../auth/session-store.ts";
 import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { msg } from "@lingui/core/macro";
-import { AccessDeniedPanel } from "./access-denied-panel.tsx";
-import { isPermitted, type TodoRow } from "./instrument-lists.ts";
+import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
+import { isPermitted } from "../../contracts/instrument-permission.ts";
+import type { TodoRow } from "./instrument-lists.ts";
 import { SignInAnotherAccount } from "./sign-in-another-account.tsx";
 
 const noStudyAccessMessage = msg({
@@ -56,7 +58,7 @@ export function LockedInstrumentModal({ row, studyId, siteId, participantId, onC
       await navigate({ to: "/studies" });
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: ["instrument-lists"] });
+    await queryClient.invalidateQueries({ queryKey: instrumentListKeys.all });
     if (isPermitted(row.permissions, permission.role)) {
       onPermitted({ ...row, locked: false });
     } else {

@@ -2,9 +2,10 @@ import { useLingui } from "@lingui/react/macro";
 import { Trans } from "@lingui/react/macro";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
+import { instrumentListKeys } from "../../api/instruments-api.ts";
 import { participantQuery } from "../../api/participants-api.ts";
 import { FORCED_CHANGE_PATH } from "../../auth/guards.ts";
-import { AccessDeniedPanel } from "./access-denied-panel.tsx";
+import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import type { ParticipantHomeProps } from "./participant-home-page.tsx";
 import { SignInAnotherAccount } from "./sign-in-another-account.tsx";
 
@@ -21,7 +22,7 @@ export function ParticipantAccessDenied({ studyId, siteId, participantId }: Part
     }
     try {
       await queryClient.fetchQuery({ ...participantQuery(studyId, siteId, participantId), staleTime: 0 });
-      await queryClient.invalidateQueries({ queryKey: ["instrument-lists"] });
+      await queryClient.invalidateQueries({ queryKey: instrumentListKeys.all });
     } catch {
       // Still no access with this account, or the load failed: back to the study list.
       await navigate({ to: "/studies" });

@@ -6,6 +6,7 @@ import { ApiError } from "../../api/request.ts";
 import { studyQuery } from "../../api/studies-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { ParticipantResponse } from "../../contracts/participant.ts";
+import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { summarizeParticipant } from "./participant-summary.ts";
@@ -130,6 +131,13 @@ function ParticipantSummaryBlock({ participant }: { participant: ParticipantResp
           </dd>
         </div>
       </dl>
+      <div className="participant-summary__progress">
+        <RatioMeter
+          label={<Trans id="participant_instruments_completed">Instruments completed</Trans>}
+          done={participant.num_completed_instruments}
+          total={participant.num_total_instruments}
+        />
+      </div>
     </section>
   );
 }

@@ -3,7 +3,7 @@
  * participant call, with `now` given so that the derivations can be tested with fixed clocks.
  */
 import dayjs from "dayjs";
-import { formatShortDate } from "../../app/format-date.ts";
+import { formatShortDate } from "../../i18n/format-date.ts";
 import type { ParticipantResponse } from "../../contracts/participant.ts";
 
 export type ParticipantSummary = {

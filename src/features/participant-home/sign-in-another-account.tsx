@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useState, type FormEvent } from "react";
-import { signIn, type SignInResult } from "../../auth/sign-in.ts";
+import { useSignIn, type SignInResult } from "../../auth/sign-in.ts";
 
 type Props = {
   /** Called after a successful sign-in with the new account. */
@@ -22,29 +22,31 @@ export function SignInAnotherAccount({ onSignedIn, notice }: Props) {
   const [username, setUsername] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<MessageDescriptor | null>(null);
-  const [busy, setBusy] = useState(false);
+  const signIn = useSignIn();
+  const busy = signIn.isPending;
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy || !username.trim() || !password) return;
-    setBusy(true);
     setError(null);
-    try {
-      const result = await signIn({ username: username.trim(), password });
-      if (!result.ok) {
-        setError(result.message);
-        return;
-      }
-      setPassword("");
-      await onSignedIn(result);
-    } finally {
-      setBusy(false);
-    }
+    signIn.mutate(
+      { username: username.trim(), password },
+      {
+        onSuccess: (result) => {
+          if (!result.ok) {
+            setError(result.message);
+            return;
+          }
+          setPassword("");
+          void onSignedIn(result);
+        },
+      },
+    );
   };
 
   const message = error ? i18n._(error) : notice;
   return (
-    <form className="form access-denied__form" onSubmit={(event) => void submit(event)} noValidate>
+    <form className="form access-denied__form" onSubmit={submit} noValidate>
       <p className="access-denied__form-title">
         <Trans id="access_denied_other_account">Log in with another account</Trans>
       </p>

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
 import { participantSearchQuery } from "../../api/participants-api.ts";
-import { formatShortDate } from "../../app/format-date.ts";
+import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
 

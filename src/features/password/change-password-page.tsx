@@ -3,8 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
-import { changeOwnPassword } from "../../auth/change-own-password.ts";
+import { useChangeOwnPassword } from "../../auth/change-own-password.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { newPasswordProblem } from "./password-messages.ts";
 
@@ -19,17 +18,28 @@ export function ChangePasswordPage() {
   const [newPassword, setNewPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [error, setError] = useState<MessageDescriptor | null>(null);
-  const busy = useLoadingKey("change-password");
+  const [refusedAsCommon, setRefusedAsCommon] = useState<string | null>(null);
+  const change = useChangeOwnPassword();
+  const busy = change.isPending;
   const canSubmit = meetsPasswordPolicy(newPassword) && confirmation.length > 0 && currentPassword.length > 0;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problem = newPasswordProblem(newPassword, confirmation);
     if (problem) return setError(problem);
     setError(null);
-    const result = await changeOwnPassword(currentPassword, newPassword);
-    if (!result.ok) return setError(result.message);
-    await navigate({ to: "/users/profile" });
+    change.mutate(
+      { oldPassword: currentPassword, newPassword },
+      {
+        onSuccess: (result) => {
+          if (!result.ok) {
+            if (result.commonPassword) setRefusedAsCommon(newPassword);
+            return setError(result.message);
+          }
+          void navigate({ to: "/users/profile" });
+        },
+      },
+    );
   }
 
   return (
@@ -57,6 +67,7 @@ export function ChangePasswordPage() {
             confirmation={confirmation}
             onConfirmationChange={setConfirmation}
             error={error}
+            refusedAsCommon={refusedAsCommon}
           />
           <button
             type="submit"

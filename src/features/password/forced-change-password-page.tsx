@@ -4,8 +4,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { clearHeldPassword, getHeldPassword } from "../../auth/held-password.ts";
 import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
-import { changeOwnPassword } from "../../auth/change-own-password.ts";
+import { useChangeOwnPassword } from "../../auth/change-own-password.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { newPasswordProblem } from "./password-messages.ts";
 
@@ -21,22 +20,29 @@ export function ForcedChangePasswordPage() {
   const [newPassword, setNewPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [error, setError] = useState<MessageDescriptor | null>(null);
-  const busy = useLoadingKey("change-password");
+  const [refusedAsCommon, setRefusedAsCommon] = useState<string | null>(null);
+  const change = useChangeOwnPassword((result) => {
+    if (!result.ok) {
+      if (result.commonPassword) setRefusedAsCommon(newPassword);
+      return setError(result.message);
+    }
+    clearHeldPassword();
+    // Spec 01 section 4: a password change returns to the profile.
+    void navigate({ to: "/users/profile" });
+  });
+  const busy = change.isPending;
 
   const canSubmit =
     meetsPasswordPolicy(newPassword) &&
     confirmation.length > 0 &&
     (heldPassword !== undefined || currentPassword.length > 0);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problem = newPasswordProblem(newPassword, confirmation);
     if (problem) return setError(problem);
     setError(null);
-    const result = await changeOwnPassword(heldPassword ?? currentPassword, newPassword);
-    if (!result.ok) return setError(result.message);
-    clearHeldPassword();
-    await navigate({ to: "/" });
+    change.mutate({ oldPassword: heldPassword ?? currentPassword, newPassword });
   }
 
   return (
@@ -71,6 +77,7 @@ export function ForcedChangePasswordPage() {
             confirmation={confirmation}
             onConfirmationChange={setConfirmation}
             error={error}
+            refusedAsCommon={refusedAsCommon}
           />
           <button
             type="submit"

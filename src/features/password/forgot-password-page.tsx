@@ -1,24 +1,19 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
-import { requestPasswordReset, requestUsernameReminder } from "../../api/account-api.ts";
+import { useRequestPasswordReset, useRequestUsernameReminder } from "../../api/account-api.ts";
 import { NetworkError } from "../../api/request.ts";
 import { BrandMark } from "../../widgets/brand.tsx";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 
 type Outcome = "sent" | "network" | null;
 
 /**
- * Sends the request and answers what to tell the person: the same neutral confirmation whatever
- * the server said (it does not tell who has an account), unless the server could not be reached.
+ * What to tell the person once the request is done: the same neutral confirmation whatever the
+ * server said (it does not tell who has an account), unless the server could not be reached.
  */
-async function neutralOutcome(send: () => Promise<unknown>): Promise<Outcome> {
-  try {
-    await send();
-  } catch (failure) {
-    if (failure instanceof NetworkError) return "network";
-  }
-  return "sent";
+function neutralOutcome(request: { isSuccess: boolean; isError: boolean; error: unknown }): Outcome {
+  if (request.isError) return request.error instanceof NetworkError ? "network" : "sent";
+  return request.isSuccess ? "sent" : null;
 }
 
 /**
@@ -52,15 +47,14 @@ function ForgotPasswordForm() {
   const { t } = useLingui();
   const inputId = useId();
   const [username, setUsername] = useState("");
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const busy = useLoadingKey("forgot-password");
+  const reset = useRequestPasswordReset();
+  const outcome = neutralOutcome(reset);
+  const busy = reset.isPending;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = username.trim();
-    if (!value) return;
-    setOutcome(null);
-    setOutcome(await neutralOutcome(() => requestPasswordReset(value)));
+    if (value) reset.mutate(value);
   }
 
   return (
@@ -116,15 +110,14 @@ function ForgotUsernameForm() {
   const headingId = useId();
   const inputId = useId();
   const [email, setEmail] = useState("");
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const busy = useLoadingKey("forgot-username");
+  const reminder = useRequestUsernameReminder();
+  const outcome = neutralOutcome(reminder);
+  const busy = reminder.isPending;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const value = email.trim();
-    if (!value) return;
-    setOutcome(null);
-    setOutcome(await neutralOutcome(() => requestUsernameReminder(value)));
+    if (value) reminder.mutate(value);
   }
 
   return (

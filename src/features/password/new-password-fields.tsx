@@ -3,6 +3,7 @@ import { useLingui } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { useId } from "react";
 import { PasswordChecklist } from "./password-checklist.tsx";
+import { commonPasswordRefused } from "./password-messages.ts";
 
 type NewPasswordFieldsProps = {
   password: string;
@@ -11,6 +12,11 @@ type NewPasswordFieldsProps = {
   onConfirmationChange: (value: string) => void;
   /** The form's error, shown under the confirmation and announced. */
   error: MessageDescriptor | string | null;
+  /**
+   * The password the server refused as too common (400 common_password): while the field still
+   * holds it, the reason is shown under the five rules and announced.
+   */
+  refusedAsCommon?: string | null;
 };
 
 /**
@@ -23,10 +29,13 @@ export function NewPasswordFields({
   confirmation,
   onConfirmationChange,
   error,
+  refusedAsCommon = null,
 }: NewPasswordFieldsProps) {
   const { i18n } = useLingui();
   const checklistId = useId();
+  const commonId = useId();
   const errorId = useId();
+  const common = refusedAsCommon !== null && refusedAsCommon === password;
   return (
     <>
       <div className="field">
@@ -37,12 +46,18 @@ export function NewPasswordFields({
           id="new-password"
           type="password"
           autoComplete="new-password"
-          aria-describedby={checklistId}
+          aria-describedby={common ? `${checklistId} ${commonId}` : checklistId}
+          aria-invalid={common || undefined}
           value={password}
           onChange={(event) => onPasswordChange(event.target.value)}
         />
       </div>
       <PasswordChecklist id={checklistId} password={password} />
+      {common ? (
+        <p id={commonId} className="form-error" role="alert">
+          {i18n._(commonPasswordRefused)}
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor="confirm-password">
           <Trans id="pw_confirm">Confirm new password</Trans>

@@ -12,6 +12,13 @@ export const criteriaNotMet = msg({
   message: "Please make sure your password meets all of the required criteria.",
 });
 
+/** The server's 400 common_password, told beside the five rules. */
+export const commonPasswordRefused = msg({
+  id: "pw_common",
+  message:
+    "This password is too common: it, or its letters without the numbers and symbols around them, is one of the 100,000 most used passwords. Choose one that is harder to guess.",
+});
+
 /** The problem to show, or null when the new password may be sent. */
 export function newPasswordProblem(password: string, confirmation: string): MessageDescriptor | null {
   if (!meetsPasswordPolicy(password)) return criteriaNotMet;

@@ -4,12 +4,12 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useState, type FormEvent } from "react";
-import { setupPassword, verifyLinkToken } from "../../api/account-api.ts";
+import { linkTokenQuery, useSetupPassword } from "../../api/account-api.ts";
 import { ApiError, NetworkError } from "../../api/request.ts";
 import { logout } from "../../auth/logout.ts";
 import { getStoredUser } from "../../auth/session-store.ts";
+import { COMMON_PASSWORD_CODE } from "../../contracts/common-passwords.ts";
 import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
 import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts";
 import { linkOutcome, type LinkKind } from "./link-token.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
@@ -28,15 +28,7 @@ const passwordSet = msg({ id: "pw_setup_done", message: "Your password has been 
  */
 export function SetPasswordPage({ link, token }: { link: LinkKind; token: string | undefined }) {
   const navigate = useNavigate();
-  const verification = useQuery({
-    queryKey: ["link-token", token],
-    queryFn: () => verifyLinkToken(token ?? ""),
-    // A link's token works without a session, unlike every other query.
-    enabled: Boolean(token),
-    retry: false,
-    gcTime: 0,
-    staleTime: Infinity,
-  });
+  const verification = useQuery(linkTokenQuery(token));
   const outcome = verification.data ? linkOutcome(link, verification.data) : undefined;
 
   useEffect(() => {
@@ -104,29 +96,37 @@ function SetPasswordForm({ token, username }: { token: string; username: string 
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
   const [error, setError] = useState<MessageDescriptor | string | null>(null);
-  const busy = useLoadingKey("setup-password");
+  const [refusedAsCommon, setRefusedAsCommon] = useState<string | null>(null);
+  const setup = useSetupPassword();
+  const busy = setup.isPending;
   const canSubmit = meetsPasswordPolicy(password) && confirmation.length > 0;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problem = newPasswordProblem(password, confirmation);
     if (problem) return setError(problem);
     setError(null);
-    try {
-      await setupPassword({ password, password_confirmation: confirmation, old_password: null, token });
-    } catch (failure) {
-      if (failure instanceof NetworkError) setError(setupNetwork);
-      else if (failure instanceof ApiError && failure.status === 400) {
-        const code = (failure.body as { code?: string } | undefined)?.code;
-        setError(code === "invalid_token" ? tokenRejected : criteriaNotMet);
-      } else setError(tokenRejected);
-      return;
-    }
-    // The new password revokes every session of this account; whoever was signed in here, the
-    // person following the link signs in next.
-    if (getStoredUser()) logout();
-    showToast(passwordSet, "success", TOAST_SESSION_MS);
-    await navigate({ to: "/login", replace: true });
+    setup.mutate(
+      { password, password_confirmation: confirmation, old_password: null, token },
+      {
+        onError: (failure) => {
+          if (failure instanceof NetworkError) setError(setupNetwork);
+          else if (failure instanceof ApiError && failure.status === 400) {
+            const code = (failure.body as { code?: string } | undefined)?.code;
+            // A common password is told beside the rules (NewPasswordFields).
+            if (code === COMMON_PASSWORD_CODE) setRefusedAsCommon(password);
+            else setError(code === "invalid_token" ? tokenRejected : criteriaNotMet);
+          } else setError(tokenRejected);
+        },
+        onSuccess: () => {
+          // The new password revokes every session of this account; whoever was signed in here,
+          // the person following the link signs in next.
+          if (getStoredUser()) logout();
+          showToast(passwordSet, "success", TOAST_SESSION_MS);
+          void navigate({ to: "/login", replace: true });
+        },
+      },
+    );
   }
 
   return (
@@ -143,6 +143,7 @@ function SetPasswordForm({ token, username }: { token: string; username: string 
           confirmation={confirmation}
           onConfirmationChange={setConfirmation}
           error={error}
+          refusedAsCommon={refusedAsCommon}
         />
         <button type="submit" className="button button--primary button--block" disabled={!canSubmit || busy}>
           {t({ id: "pw_setup_submit", message: "Set password" })}

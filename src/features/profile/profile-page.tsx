@@ -1,17 +1,14 @@
 import { msg } from "@lingui/core/macro";
-import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useQueryClient } from "@tanstack/react-query";
 import { Link, useRouter } from "@tanstack/react-router";
-import { getCountries, type CountryCode } from "libphonenumber-js";
-import { useId, useMemo, useState, type FormEvent } from "react";
-import { patchMe, userKeys } from "../../api/users-api.ts";
+import type { CountryCode } from "libphonenumber-js";
+import { useId, useState, type FormEvent } from "react";
+import { usePatchMe } from "../../api/users-api.ts";
 import { updateStoredUser, type StoredUser } from "../../auth/session-store.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import { useLoadingKey } from "../../widgets/loading/global-loader.tsx";
+import { PhoneInput } from "../../widgets/phone-input/phone-input.tsx";
 import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import {
-  PREFERRED_COUNTRY,
   canSaveProfile,
   dialCodeOf,
   initialCountry,
@@ -51,18 +48,14 @@ export function ProfilePage() {
 
 function ProfileForm({ user }: { user: StoredUser }) {
   const { t } = useLingui();
-  const { i18n } = useLinguiRuntime();
-  const queryClient = useQueryClient();
+  const saveProfile = usePatchMe();
   const router = useRouter();
   const ids = {
     name: useId(),
     email: useId(),
     sms: useId(),
-    country: useId(),
-    phone: useId(),
-    phoneError: useId(),
   };
-  const busy = useLoadingKey("profile-save");
+  const busy = saveProfile.isPending;
   const smsOffered = smsAlertsOffered(user.permissions);
   const storedDialCode = user.countryDialCode ?? "";
   const storedPhone = user.phone ?? "";
@@ -79,31 +72,12 @@ function ProfileForm({ user }: { user: StoredUser }) {
   const [phone, setPhone] = useState(() => nationalPart(storedPhone, storedDialCode));
   const [phoneInError, setPhoneInError] = useState(false);
 
-  const countries = useMemo(() => {
-    let names: Intl.DisplayNames | undefined;
-    try {
-      names = new Intl.DisplayNames([i18n.locale], { type: "region" });
-    } catch {
-      names = undefined;
-    }
-    const all = getCountries().map((code) => ({
-      code,
-      label: `${names?.of(code) ?? code} (${dialCodeOf(code)})`,
-    }));
-    all.sort((a, b) => a.label.localeCompare(b.label, i18n.locale));
-    // The preferred country first, then the rest by name.
-    return [
-      ...all.filter((c) => c.code === PREFERRED_COUNTRY),
-      ...all.filter((c) => c.code !== PREFERRED_COUNTRY),
-    ];
-  }, [i18n.locale]);
-
   const checkPhone = (value = phone, code = country) => {
     setPhoneInError(value.trim() !== "" && !isPhoneValid(value, code));
   };
   const canSave = canSaveProfile({ name, isPhoneEnabled, phone }, phoneInError) && !busy;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     if (isPhoneEnabled && !isPhoneValid(phone, country)) {
       setPhoneInError(true);
@@ -111,21 +85,23 @@ function ProfileForm({ user }: { user: StoredUser }) {
     }
     if (!canSaveProfile({ name, isPhoneEnabled, phone }, false)) return;
     const countryDialCode = dialCodeOf(country);
-    try {
-      const saved = await patchMe({
+    saveProfile.mutate(
+      {
         ...userToSend(user),
         nickname: name.trim(),
         isPhoneEnabled,
         countryDialCode,
         phone: phoneToSend({ isPhoneEnabled, phone, countryDialCode }),
-      });
-      updateStoredUser(saved);
-      queryClient.setQueryData(userKeys.me(), saved);
-      showToast(updatedSuccess, "success", TOAST_SUCCESS_MS);
-      await router.invalidate();
-    } catch {
-      showToast(updatedFail, "error", TOAST_ERROR_MS);
-    }
+      },
+      {
+        onSuccess: (saved) => {
+          updateStoredUser(saved);
+          showToast(updatedSuccess, "success", TOAST_SUCCESS_MS);
+          void router.invalidate();
+        },
+        onError: () => showToast(updatedFail, "error", TOAST_ERROR_MS),
+      },
+    );
   }
 
   return (
@@ -173,60 +149,26 @@ function ProfileForm({ user }: { user: StoredUser }) {
               </label>
             </div>
             {isPhoneEnabled ? (
-              <fieldset className="phone-field">
-                <legend>
-                  <Trans id="profile_phone">Phone number</Trans>
-                </legend>
-                <div className="phone-field__row">
-                  <div className="field phone-field__country">
-                    <label htmlFor={ids.country}>
-                      <Trans id="profile_country_code">Country code</Trans>
-                    </label>
-                    <select
-                      id={ids.country}
-                      value={country}
-                      onChange={(event) => {
-                        const code = event.target.value as CountryCode;
-                        setCountry(code);
-                        if (phone.trim()) checkPhone(phone, code);
-                      }}
-                    >
-                      {countries.map(({ code, label }) => (
-                        <option key={code} value={code}>
-                          {label}
-                        </option>
-                      ))}
-                    </select>
-                  </div>
-                  <div className="field phone-field__number">
-                    <label htmlFor={ids.phone}>
-                      <Trans id="profile_phone_number">Number</Trans>
-                    </label>
-                    <input
-                      id={ids.phone}
-                      type="tel"
-                      autoComplete="tel-national"
-                      inputMode="tel"
-                      required
-                      aria-required="true"
-                      aria-invalid={phoneInError}
-                      aria-describedby={phoneInError ? ids.phoneError : undefined}
-                      value={phone}
-                      onChange={(event) => {
-                        setPhone(event.target.value);
-                        // An error goes away as soon as the number is right; it comes back on blur.
-                        if (phoneInError && isPhoneValid(event.target.value, country)) setPhoneInError(false);
-                      }}
-                      onBlur={() => checkPhone()}
-                    />
-                  </div>
-                </div>
-                {phoneInError ? (
-                  <p id={ids.phoneError} className="field-error" role="alert">
-                    {t({ id: "clinro_phone_error_invalid", message: "Please enter a valid phone number" })}
-                  </p>
-                ) : null}
-              </fieldset>
+              <PhoneInput
+                legend={<Trans id="profile_phone">Phone number</Trans>}
+                country={country}
+                onCountryChange={(code) => {
+                  setCountry(code);
+                  if (phone.trim()) checkPhone(phone, code);
+                }}
+                number={phone}
+                onNumberChange={(value) => {
+                  setPhone(value);
+                  // An error goes away as soon as the number is right; it comes back on blur.
+                  if (phoneInError && isPhoneValid(value, country)) setPhoneInError(false);
+                }}
+                onNumberBlur={() => checkPhone()}
+                error={
+                  phoneInError
+                    ? t({ id: "clinro_phone_error_invalid", message: "Please enter a valid phone number" })
+                    : null
+                }
+              />
             ) : null}
           </>
         ) : null}

@@ -1,19 +1,25 @@
 /**
  * The inactivity watcher (spec 01 section 4): records the user's activity in the shared
- * last_active stamp, shows the idle modal with its countdown before the timeout, and logs out at
- * zero. Every tab watches the same stamp, so activity in one tab keeps them all signed in, and
- * choosing to stay signed in in one tab closes the modal in the others (the storage event).
+ * last_active stamp, locks the session before the timeout (the password is asked for, with the
+ * seconds left counting down), and logs out at zero. Every tab watches the same stamp, so activity in one tab keeps them all signed in, and
+ * unlocking in one tab opens the lock in the others (the storage event).
  * The arithmetic is in src/auth/session-timeout.ts.
  */
-import { plural } from "@lingui/core/macro";
-import { Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useRef, useState } from "react";
+import { Component, lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import { logout } from "../../auth/logout.ts";
 import { getStoredUser, markActive, subscribeToStoredUser } from "../../auth/session-store.ts";
+import { withChunkTimeout } from "../../widgets/loading/load-chunk.ts";
 import { COUNTDOWN_TICK_MS, inactivityState, shouldRecordActivity } from "../../auth/session-timeout.ts";
 import { currentSessionTiming, sessionTimedOutMessage } from "../../auth/session-timing-setting.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import { Modal } from "../../widgets/modal/modal.tsx";
+
+/**
+ * The lock's code (its form and the password check) is needed only after minutes of idleness:
+ * it stays out of the first download and is fetched once a user is signed in, so that it is on
+ * the device before the connection can go.
+ */
+const loadLock = withChunkTimeout(() => import("./inactivity-lock.tsx"));
+const InactivityLock = lazy(() => loadLock().then((module) => ({ default: module.InactivityLock })));
 
 const ACTIVITY_EVENTS = ["pointerdown", "keydown", "wheel", "touchmove"] as const;
 
@@ -25,6 +31,9 @@ export function SessionInactivity() {
 
   useEffect(() => {
     if (!signedIn) return;
+    void loadLock().catch((error: unknown) =>
+      console.error("The inactivity lock could not be loaded", error),
+    );
     const evaluate = () => {
       const current = getStoredUser();
       if (!current) return;
@@ -65,46 +74,30 @@ export function SessionInactivity() {
     };
   }, [signedIn]);
 
-  if (!signedIn || remainingS === null) return null;
-  return <IdleModal remainingS={remainingS} />;
+  if (!user || remainingS === null) return null;
+  return (
+    // Signing out at zero does not depend on the lock's code: the watcher above does it.
+    <LockLoadBoundary>
+      <Suspense fallback={null}>
+        <InactivityLock key={user.id} remainingS={remainingS} user={user} />
+      </Suspense>
+    </LockLoadBoundary>
+  );
 }
 
-function IdleModal({ remainingS }: { remainingS: number }) {
-  const { t } = useLingui();
-  const stay = () => {
-    markActive();
-  };
-  return (
-    <Modal
-      role="alertdialog"
-      className="idle-modal"
-      title={t({ id: "idle_heading", message: "Are you still there?" })}
-      onClose={stay}
-      actions={
-        <>
-          <button type="button" className="button button--primary" onClick={stay}>
-            <Trans id="idle_stay">Stay signed in</Trans>
-          </button>
-          <button type="button" className="button button--secondary" onClick={() => logout()}>
-            <Trans id="idle_sign_out">Sign out</Trans>
-          </button>
-        </>
-      }
-    >
-      <p>
-        <Trans id="idle_body">
-          You have been inactive for a while. For your security you will be signed out.
-        </Trans>
-      </p>
-      <p className="idle-modal__countdown" aria-live="off">
-        {t({
-          id: "idle_countdown",
-          message: plural(remainingS, {
-            one: "Signing out in # second",
-            other: "Signing out in # seconds",
-          }),
-        })}
-      </p>
-    </Modal>
-  );
+/** A lock whose code could not load shows nothing; the session still ends at zero. */
+class LockLoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error("The inactivity lock could not be shown", error);
+  }
+
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
 }

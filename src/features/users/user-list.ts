@@ -28,6 +28,19 @@ export function nextSort(current: UserSort, key: UserSortKey): UserSort {
   return { key, direction: current.direction === "ascending" ? "descending" : "ascending" };
 }
 
+/** Whether the filter text (case-insensitive) is in the user's nickname, email or shown role name. */
+export function userMatches(
+  user: UserListItem,
+  filter: string,
+  roleName: (role: DisplayedRole) => string,
+): boolean {
+  const needle = filter.trim().toLocaleLowerCase();
+  if (!needle) return true;
+  return [user.nickname, user.username, roleName(displayedRole(user.role))].some((text) =>
+    text.toLocaleLowerCase().includes(needle),
+  );
+}
+
 const collator = new Intl.Collator(undefined, { sensitivity: "base", numeric: true });
 
 /**
@@ -39,14 +52,7 @@ export function visibleUsers(
   users: readonly UserListItem[],
   { filter, sort, roleName }: { filter: string; sort: UserSort; roleName: (role: DisplayedRole) => string },
 ): UserListItem[] {
-  const needle = filter.trim().toLocaleLowerCase();
-  const matching = needle
-    ? users.filter((user) =>
-        [user.nickname, user.username, roleName(displayedRole(user.role))].some((text) =>
-          text.toLocaleLowerCase().includes(needle),
-        ),
-      )
-    : [...users];
+  const matching = users.filter((user) => userMatches(user, filter, roleName));
   const sign = sort.direction === "ascending" ? 1 : -1;
   const compare = (a: UserListItem, b: UserListItem): number => {
     switch (sort.key) {

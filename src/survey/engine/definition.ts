@@ -70,6 +70,8 @@ export const choice = z
     score_value: z.number().finite().optional(),
     /** An image shown with the choice (select one with images). */
     imageSrc: z.string().optional(),
+    /** Consents: choosing this choice of the consent decision question declines the consent. */
+    declines: z.boolean().optional(),
   })
   .loose();
 export type Choice = z.infer<typeof choice>;
@@ -85,6 +87,10 @@ export const questionAttributes = z
     /** Consents: whose question it is (clinician questions are 'clinro'). */
     user_type: z.enum(["witness", "clinro"]).optional(),
     user_name: z.string().optional(),
+    /** Consent signature questions: who signs (clinro and witness questions also carry user_type). */
+    signer_role: z.enum(["participant", "caregiver", "clinro", "witness"]).optional(),
+    /** Consents: this select_one question records the participant's decision (see choice declines). */
+    consent_decision: z.boolean().optional(),
     /** Inclusive bounds of integer, decimal and numeric rating scale answers. */
     min: z.number().finite().optional(),
     max: z.number().finite().optional(),

@@ -1,12 +1,9 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { submissionRequest } from "../../contracts/instrument-calls.ts";
-import { surveyDefinitionJsonSchema } from "../../../scripts/print-survey-schema.ts";
+import doc from "../../../docs/survey-format.md?raw";
+import { surveyDefinitionJsonSchema } from "./definition-json-schema.ts";
 import { QUESTION_TYPES } from "./definition.ts";
 import { formatDefinitionProblem, parseSurveyDefinition } from "./validate-definition.ts";
-
-const doc = readFileSync(resolve(process.cwd(), "docs/survey-format.md"), "utf8");
 
 /** The ```json blocks of a part of the document, parsed. */
 function jsonBlocks(text: string): unknown[] {

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 // The cropper draws on a canvas jsdom lacks: cropping itself is left to the e2e tests; these
 // cover choosing, refusing, listing and deleting photos, and the sample viewer.
@@ -36,11 +36,11 @@ afterEach(() => {
 describe("image capture", () => {
   it("offers Add Photo for JPEG photos taken with the back camera, with the camera tip", async () => {
     renderQuestion(question);
-    expect(await screen.findByRole("button", { name: "Add Photo" })).toBeDefined();
+    expectVisible(await screen.findByRole("button", { name: "Add Photo" }));
     expect(fileInput().accept).toBe("image/jpeg");
     expect(fileInput().getAttribute("capture")).toBe("environment");
-    expect(screen.getByText("Hold the camera 20 cm away.")).toBeDefined();
-    expect(screen.getByText("0 of 3 photos")).toBeDefined();
+    expectVisible(screen.getByText("Hold the camera 20 cm away."));
+    expectVisible(screen.getByText("0 of 3 photos"));
   });
 
   it("refuses a photo over 2.5 MB", async () => {
@@ -72,7 +72,7 @@ describe("image capture", () => {
       "0.1",
     ]);
     for (const name of ["Rotate left", "Rotate right", "Reset", "Done", "Cancel"]) {
-      expect(screen.getByRole("button", { name })).toBeDefined();
+      expectVisible(screen.getByRole("button", { name }));
     }
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
     expect(dialog.isConnected).toBe(false);
@@ -93,13 +93,13 @@ describe("image capture", () => {
         ["b.jpeg", second],
       ]),
     });
-    expect(await screen.findByRole("img", { name: "Photo 2" })).toBeDefined();
+    expectVisible(await screen.findByRole("img", { name: "Photo 2" }));
     fireEvent.click(screen.getByRole("button", { name: "Delete photo 1" }));
     expect(onChange).toHaveBeenLastCalledWith(
       [{ label: "b.jpeg", value: "b.jpeg" }],
       new Map([["b.jpeg", second]]),
     );
-    expect(screen.getByText("1 of 3 photos")).toBeDefined();
+    expectVisible(screen.getByText("1 of 3 photos"));
     fireEvent.click(screen.getByRole("button", { name: "Delete photo 1" }));
     expect(onChange).toHaveBeenLastCalledWith([], new Map());
     expect(screen.queryByRole("img", { name: /^Photo/ })).toBeNull();
@@ -123,10 +123,10 @@ describe("image capture", () => {
     );
     const next = screen.getByRole("button", { name: "Next sample" });
     fireEvent.click(next);
-    expect(screen.getByRole("img", { name: "Sample photo 2 of 3" })).toBeDefined();
+    expectVisible(screen.getByRole("img", { name: "Sample photo 2 of 3" }));
     fireEvent.click(next);
-    expect(screen.getByRole("img", { name: "Sample photo 3 of 3" })).toBeDefined();
+    expectVisible(screen.getByRole("img", { name: "Sample photo 3 of 3" }));
     fireEvent.click(next);
-    expect(screen.getByRole("img", { name: "Sample photo 1 of 3" })).toBeDefined();
+    expectVisible(screen.getByRole("img", { name: "Sample photo 1 of 3" }));
   });
 });

@@ -11,8 +11,13 @@ import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
 import { photoFileName, valueEntry } from "../engine/answer-values.ts";
 import { PHOTOS_MAX_PER_QUESTION } from "../engine/definition.ts";
 import { idList } from "./class-names.ts";
-import { PhotoEditModal } from "./photo-edit-modal.tsx";
-import { nextSampleIndex, photoFileProblem, SAMPLE_IMAGES_MAX, type PhotoProblem } from "./photo-geometry.ts";
+import { PhotoEditModal } from "../../widgets/photo-capture/photo-edit-modal.tsx";
+import {
+  nextSampleIndex,
+  photoFileProblem,
+  SAMPLE_IMAGES_MAX,
+  type PhotoProblem,
+} from "../../widgets/photo-capture/photo-geometry.ts";
 import type { QuestionProps } from "./question-props.ts";
 
 /** An image of a blob; its object URL lives as long as the element. */

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -32,7 +32,7 @@ describe("matrix", () => {
         .getAllByRole("radio")
         .map((radio) => radio.getAttribute("value")),
     ).toEqual(["none", "some", "unable"]);
-    expect(within(walking).getByRole("radio", { name: "Unable" })).toBeDefined();
+    expectVisible(within(walking).getByRole("radio", { name: "Unable" }));
   });
 
   it("answers one entry per answered row, with the row id, in row order", () => {

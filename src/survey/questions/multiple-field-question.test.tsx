@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -24,9 +24,9 @@ const question = makeQuestion({
 describe("multiple field", () => {
   it("labels every field", () => {
     renderQuestion(question);
-    expect(screen.getByRole("textbox", { name: "Measurement site" })).toBeDefined();
-    expect(screen.getByRole("spinbutton", { name: "Pulse" })).toBeDefined();
-    expect(screen.getByRole("spinbutton", { name: "Temperature" })).toBeDefined();
+    expectVisible(screen.getByRole("textbox", { name: "Measurement site" }));
+    expectVisible(screen.getByRole("spinbutton", { name: "Pulse" }));
+    expectVisible(screen.getByRole("spinbutton", { name: "Temperature" }));
   });
 
   it("answers only once every field has a value, one entry per field", () => {
@@ -59,6 +59,6 @@ describe("multiple field", () => {
     expect(screen.getByRole("spinbutton", { name: "Pulse" })).toHaveProperty("value", "72");
     fireEvent.change(screen.getByRole("spinbutton", { name: "Pulse" }), { target: { value: "300" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
-    expect(screen.getByText("Enter a number from 20 to 250.")).toBeDefined();
+    expectVisible(screen.getByText("Enter a number from 20 to 250."));
   });
 });

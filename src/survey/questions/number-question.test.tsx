@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -37,7 +37,7 @@ describe("integer", () => {
     fireEvent.change(field, { target: { value: "51" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
     expect(field.getAttribute("aria-invalid")).toBe("true");
-    expect(screen.getByText("Enter a number from 0 to 50.")).toBeDefined();
+    expectVisible(screen.getByText("Enter a number from 0 to 50."));
     fireEvent.change(field, { target: { value: "" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
     expect(screen.queryByText("Enter a number from 0 to 50.")).toBeNull();
@@ -59,10 +59,10 @@ describe("decimal", () => {
     expect(field).toHaveProperty("value", "36.6");
     expect(field.getAttribute("step")).toBe("0.1");
     expect(field.getAttribute("inputmode")).toBe("decimal");
-    expect(screen.getByText("°C")).toBeDefined();
+    expectVisible(screen.getByText("°C"));
     fireEvent.change(field, { target: { value: "37.25" } });
     expect(onChange).toHaveBeenLastCalledWith([{ label: "37.3", value: 37.3 }]);
     fireEvent.change(field, { target: { value: "12" } });
-    expect(screen.getByText("Enter a number of at least 30.")).toBeDefined();
+    expectVisible(screen.getByText("Enter a number of at least 30."));
   });
 });

@@ -5,21 +5,10 @@
  * question is shown: QuestionBody imports it lazily.
  */
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
-import { Document, Page, pdfjs } from "react-pdf";
+import { PdfViewer } from "../../widgets/pdf-viewer/pdf-viewer.tsx";
 import type { QuestionProps } from "./question-props.ts";
 
-// react-pdf asks for the worker to be set in the module that renders its components.
-pdfjs.GlobalWorkerOptions.workerSrc = new URL(
-  "pdfjs-dist/build/pdf.worker.min.mjs",
-  import.meta.url,
-).toString();
-
-/** Width of a drawn PDF page, in CSS pixels (spec 02 §9). */
-export const PDF_PAGE_WIDTH_PX = 600;
-
 export function PdfQuestion({ question, labelId, describedBy }: QuestionProps) {
-  const [pageCount, setPageCount] = useState(0);
   const url = question.url;
 
   if (!url) {
@@ -41,38 +30,7 @@ export function PdfQuestion({ question, labelId, describedBy }: QuestionProps) {
           </span>
         </a>
       </p>
-      <Document
-        className="pdf-question__document"
-        file={url}
-        suspense={false}
-        onLoadSuccess={(document) => setPageCount(document.numPages)}
-        loading={
-          <p className="pdf-question__message" role="status">
-            <Trans id="question_pdf_loading">Loading the document…</Trans>
-          </p>
-        }
-        error={
-          <p className="pdf-question__message pdf-question__message--error" role="alert">
-            <Trans id="question_pdf_error">The document could not be shown. Open the PDF to read it.</Trans>
-          </p>
-        }
-      >
-        {Array.from({ length: pageCount }, (_, index) => (
-          <Page
-            key={index + 1}
-            className="pdf-question__page"
-            pageNumber={index + 1}
-            width={PDF_PAGE_WIDTH_PX}
-            renderAnnotationLayer={false}
-            renderTextLayer={false}
-            loading={
-              <p className="pdf-question__message">
-                <Trans id="question_pdf_page_loading">Loading the page…</Trans>
-              </p>
-            }
-          />
-        ))}
-      </Document>
+      <PdfViewer url={url} />
     </div>
   );
 }

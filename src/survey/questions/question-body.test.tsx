@@ -1,6 +1,6 @@
 import { cleanup, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeQuestion, renderQuestion, TEST_LABEL_ID } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion, TEST_LABEL_ID } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -19,12 +19,19 @@ describe("question body", () => {
 
   it("shows only the label of an introduction or a prompt", () => {
     renderQuestion(makeQuestion({ type: "introduction", label: "Welcome to the assessment" }));
-    expect(screen.getByRole("heading", { name: "Welcome to the assessment" })).toBeDefined();
+    expectVisible(screen.getByRole("heading", { name: "Welcome to the assessment" }));
     expect(screen.queryByRole("textbox")).toBeNull();
     expect(screen.queryByRole("radiogroup")).toBeNull();
   });
 
-  it.each(["unknown_widget", "submission", "consent_signature"])("renders nothing for %s", (type) => {
+  it("shows a submission question like an introduction: its label and comments", () => {
+    renderQuestion(makeQuestion({ type: "submission", label: "All done", comments: "Check, then finish." }));
+    expectVisible(screen.getByRole("heading", { name: "All done" }));
+    expectVisible(screen.getByText("Check, then finish."));
+    expect(screen.queryByRole("textbox")).toBeNull();
+  });
+
+  it.each(["unknown_widget", "consent_signature"])("renders nothing for %s", (type) => {
     const { container } = renderQuestion(makeQuestion({ type, label: "Not here" }));
     expect(container.innerHTML).toBe("");
   });

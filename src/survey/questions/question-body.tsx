@@ -1,14 +1,17 @@
 /**
  * One question as the instrument page shows it: its label (a focusable heading the page moves
  * focus to and labels the controls with), its image and instructions, and the control of its
- * type. The page owns the footer, the introduction's begin/finish, the submission step and the
- * consent signature. An unknown type renders nothing (the page reports parsingFailed).
+ * type. A submission question shows like an introduction (its label and comments; the runner's
+ * footer reads Finish). The page owns the footer, the introduction's begin/finish, the
+ * submission step and the consent signature. An unknown type renders nothing (the page reports parsingFailed).
  *
  * The pdf, image capture and scribble controls carry large libraries (pdf.js, the cropper, the
  * signature pad): they load on demand so the instrument route stays small.
  */
 import { Trans } from "@lingui/react/macro";
-import { Component, lazy, Suspense, useId, type ComponentType, type ReactNode } from "react";
+import { Component, lazy, Suspense, useId, useState, type ComponentType, type ReactNode } from "react";
+import { ChunkLoadFailure } from "../../widgets/loading/chunk-load-failure.tsx";
+import { withChunkTimeout } from "../../widgets/loading/load-chunk.ts";
 import { isKnownQuestionType, type QuestionType } from "../engine/definition.ts";
 import { classNames } from "./class-names.ts";
 import { DateQuestion } from "./date-question.tsx";
@@ -25,15 +28,26 @@ import { SelectOneQuestion } from "./select-one-question.tsx";
 import { TextQuestion } from "./text-question.tsx";
 import { TimeQuestion } from "./time-question.tsx";
 
-const PdfQuestion = lazy(() =>
-  import("./pdf-question.tsx").then((module) => ({ default: module.PdfQuestion })),
-);
-const ImageCaptureQuestion = lazy(() =>
-  import("./image-capture-question.tsx").then((module) => ({ default: module.ImageCaptureQuestion })),
-);
-const ScribbleQuestion = lazy(() =>
-  import("./scribble-question.tsx").then((module) => ({ default: module.ScribbleQuestion })),
-);
+/**
+ * A control loaded on demand, within the 120-second chunk time-out (spec 01 section 9). A
+ * failed load is remembered by React.lazy, so a retry makes a new lazy component.
+ */
+function lazyControl(load: () => Promise<ComponentType<QuestionProps>>) {
+  const loadInTime = withChunkTimeout(load);
+  const make = () => lazy(() => loadInTime().then((Control) => ({ default: Control })));
+  const control = { current: make(), retry: () => (control.current = make()) };
+  return control;
+}
+
+const LAZY_CONTROLS = {
+  pdf: lazyControl(() => import("./pdf-question.tsx").then((module) => module.PdfQuestion)),
+  image_capture: lazyControl(() =>
+    import("./image-capture-question.tsx").then((module) => module.ImageCaptureQuestion),
+  ),
+  scribble: lazyControl(() => import("./scribble-question.tsx").then((module) => module.ScribbleQuestion)),
+} satisfies Partial<Record<QuestionType, ReturnType<typeof lazyControl>>>;
+type LazyType = keyof typeof LAZY_CONTROLS;
+const isLazyType = (type: QuestionType): type is LazyType => type in LAZY_CONTROLS;
 
 /** What each type shows under its label; null: the label is all (or the page shows it). */
 const CONTROLS: Record<QuestionType, ComponentType<QuestionProps> | null> = {
@@ -41,7 +55,7 @@ const CONTROLS: Record<QuestionType, ComponentType<QuestionProps> | null> = {
   prompt: null,
   select_one: SelectOneQuestion,
   select_multiple: SelectMultipleQuestion,
-  pdf: PdfQuestion,
+  pdf: null,
   text: TextQuestion,
   decimal: DecimalQuestion,
   integer: IntegerQuestion,
@@ -52,22 +66,27 @@ const CONTROLS: Record<QuestionType, ComponentType<QuestionProps> | null> = {
   numeric_rating_scale: NumericRatingScaleQuestion,
   multiple_field: MultipleFieldQuestion,
   matrix: MatrixQuestion,
-  scribble: ScribbleQuestion,
-  image_capture: ImageCaptureQuestion,
+  scribble: null,
+  image_capture: null,
   consent_signature: null,
   submission: null,
 };
 
-const LAZY_TYPES = new Set<QuestionType>(["pdf", "image_capture", "scribble"]);
 /** Types the page renders itself: QuestionBody renders nothing for them. */
-const PAGE_TYPES = new Set<QuestionType>(["submission", "consent_signature"]);
+const PAGE_TYPES = new Set<QuestionType>(["consent_signature"]);
 
-/** A lazily loaded control that failed to load (offline without it cached): say so, do not crash the page. */
-class LoadFailureBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
+/**
+ * A lazily loaded control that failed to load (offline without it cached, or past the time-out):
+ * say so with a retry, do not crash the page.
+ */
+class LoadFailureBoundary extends Component<
+  { onRetry: () => void; children: ReactNode },
+  { error: unknown; failed: boolean }
+> {
+  override state = { error: null as unknown, failed: false };
 
-  static getDerivedStateFromError() {
-    return { failed: true };
+  static getDerivedStateFromError(error: unknown) {
+    return { error, failed: true };
   }
 
   override componentDidCatch(error: unknown) {
@@ -77,11 +96,14 @@ class LoadFailureBoundary extends Component<{ children: ReactNode }, { failed: b
   override render() {
     if (this.state.failed) {
       return (
-        <p className="question__load-error" role="alert">
-          <Trans id="question_load_failed">
-            This question could not be shown. Check the connection, then reload the page.
-          </Trans>
-        </p>
+        <ChunkLoadFailure
+          error={this.state.error}
+          headingLevel={null}
+          onRetry={() => {
+            this.props.onRetry();
+            this.setState({ error: null, failed: false });
+          }}
+        />
       );
     }
     return this.props.children;
@@ -115,21 +137,31 @@ export function QuestionBody({ headingLevel = 2, ...props }: QuestionBodyProps) 
           {question.comments}
         </div>
       ) : null}
-      {control && LAZY_TYPES.has(type) ? (
-        <LoadFailureBoundary>
-          <Suspense
-            fallback={
-              <p className="question__loading" role="status">
-                <Trans id="question_loading">Loading…</Trans>
-              </p>
-            }
-          >
-            {control}
-          </Suspense>
-        </LoadFailureBoundary>
-      ) : (
-        control
-      )}
+      {isLazyType(type) ? <LazyQuestionControl type={type} {...props} describedBy={describedBy} /> : control}
     </div>
+  );
+}
+
+function LazyQuestionControl({ type, ...props }: QuestionProps & { type: LazyType }) {
+  const [, setAttempt] = useState(0);
+  const lazyControl = LAZY_CONTROLS[type];
+  const Control = lazyControl.current;
+  return (
+    <LoadFailureBoundary
+      onRetry={() => {
+        lazyControl.retry();
+        setAttempt((attempt) => attempt + 1);
+      }}
+    >
+      <Suspense
+        fallback={
+          <p className="question__loading" role="status">
+            <Trans id="question_loading">Loading…</Trans>
+          </p>
+        }
+      >
+        <Control {...props} />
+      </Suspense>
+    </LoadFailureBoundary>
   );
 }

@@ -6,6 +6,7 @@
 import { I18nProvider } from "@lingui/react";
 import { render } from "@testing-library/react";
 import { useState } from "react";
+import { expect } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
 import type { AnswerEntry } from "../engine/answers.ts";
 import type { Question } from "../engine/definition.ts";
@@ -62,4 +63,20 @@ export function renderQuestion(question: Question, options: RenderOptions = {}) 
       <Harness />
     </I18nProvider>,
   );
+}
+
+/**
+ * Fails unless the element is in the document and nothing hides it: no `hidden` or
+ * `aria-hidden="true"` on it or an ancestor, no `display: none` or `visibility: hidden`.
+ * (A `getBy...` followed by `toBeDefined()` could never fail.)
+ */
+export function expectVisible(element: HTMLElement) {
+  expect(element.isConnected, "the element is in the document").toBe(true);
+  for (let node: HTMLElement | null = element; node; node = node.parentElement) {
+    expect(node.hidden, `${node.tagName} is hidden`).toBe(false);
+    expect(node.getAttribute("aria-hidden"), `${node.tagName} is aria-hidden`).not.toBe("true");
+    const style = getComputedStyle(node);
+    expect(style.display, `${node.tagName} is display: none`).not.toBe("none");
+    expect(style.visibility, `${node.tagName} is visibility: hidden`).not.toBe("hidden");
+  }
 }

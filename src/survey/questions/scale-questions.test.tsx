@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -91,7 +91,7 @@ describe("likert", () => {
     expect(screen.getByText("Point 1").className).not.toContain("visually-hidden");
     expect(screen.getByText("Point 4").className).toContain("visually-hidden");
     expect(screen.getByText("Point 7").className).not.toContain("visually-hidden");
-    expect(screen.getByRole("radio", { name: "Point 4" })).toBeDefined();
+    expectVisible(screen.getByRole("radio", { name: "Point 4" }));
   });
 });
 

@@ -5,12 +5,9 @@
  * keep a loaded image across a resize, and an image kept in sync with the answer can.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useRef, useState } from "react";
-import SignaturePad from "react-signature-pad-wrapper";
+import { useRef, useState } from "react";
+import { SignaturePad, type SignaturePadHandle } from "../../widgets/signature-pad/signature-pad.tsx";
 import type { QuestionProps } from "./question-props.ts";
-
-const PEN_COLOUR = "#1b2a33";
-const PAD_BACKGROUND = "#ffffff";
 
 export function ScribbleQuestion({
   answer,
@@ -20,27 +17,11 @@ export function ScribbleQuestion({
   describedBy,
 }: QuestionProps) {
   const { t } = useLingui();
-  const padRef = useRef<SignaturePad>(null);
-  const onChangeRef = useRef(onChange);
+  const padRef = useRef<SignaturePadHandle>(null);
   const first = answer[0]?.value;
   const saved = typeof first === "string" && first !== "" ? first : null;
   // A drawing made on this visit stays on the pad; one from before shows as an image.
   const [drawing, setDrawing] = useState(saved === null);
-
-  useEffect(() => {
-    onChangeRef.current = onChange;
-  }, [onChange]);
-
-  useEffect(() => {
-    const pad = padRef.current;
-    if (!drawing || readOnly || !pad) return;
-    const instance = pad.instance;
-    const onEndStroke = () => {
-      onChangeRef.current(instance.isEmpty() ? [] : [{ label: "", value: pad.toDataURL("image/png") }]);
-    };
-    instance.addEventListener("endStroke", onEndStroke);
-    return () => instance.removeEventListener("endStroke", onEndStroke);
-  }, [drawing, readOnly]);
 
   const clear = () => {
     padRef.current?.clear();
@@ -64,21 +45,14 @@ export function ScribbleQuestion({
           </p>
         )
       ) : (
-        <div className="scribble__pad">
-          <SignaturePad
-            ref={padRef}
-            redrawOnResize
-            options={{ penColor: PEN_COLOUR, backgroundColor: PAD_BACKGROUND }}
-            canvasProps={{
-              className: "scribble__canvas",
-              role: "img",
-              "aria-label": t({
-                id: "question_scribble_pad",
-                message: "Drawing area: draw with a finger or a stylus",
-              }),
-            }}
-          />
-        </div>
+        <SignaturePad
+          ref={padRef}
+          label={t({
+            id: "question_scribble_pad",
+            message: "Drawing area: draw with a finger or a stylus",
+          })}
+          onChange={(png) => onChange(png === null ? [] : [{ label: "", value: png }])}
+        />
       )}
       {readOnly ? null : (
         <div className="scribble__actions">

@@ -49,19 +49,27 @@ describe("select one", () => {
     renderQuestion(question);
     fireEvent.click(screen.getByRole("radio", { name: "Good" }));
     expect(card("Good")?.className).toContain("choice--selecting");
-    act(() => vi.advanceTimersByTime(SELECT_HIGHLIGHT_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(SELECT_HIGHLIGHT_MS - 1);
+    });
     expect(card("Good")?.className).toContain("choice--selecting");
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(card("Good")?.className).not.toContain("choice--selecting");
     expect(card("Good")?.className).toContain("choice--selected");
 
     fireEvent.click(screen.getByRole("radio", { name: "Low" }));
     expect(card("Low")?.className).toContain("choice--selecting");
     expect(card("Good")?.className).toContain("choice--deselecting");
-    act(() => vi.advanceTimersByTime(DESELECT_HIGHLIGHT_MS));
+    act(() => {
+      vi.advanceTimersByTime(DESELECT_HIGHLIGHT_MS);
+    });
     expect(card("Good")?.className).not.toContain("choice--deselecting");
     expect(card("Low")?.className).toContain("choice--selecting");
-    act(() => vi.advanceTimersByTime(SELECT_HIGHLIGHT_MS - DESELECT_HIGHLIGHT_MS));
+    act(() => {
+      vi.advanceTimersByTime(SELECT_HIGHLIGHT_MS - DESELECT_HIGHLIGHT_MS);
+    });
     expect(card("Low")?.className).not.toContain("choice--selecting");
   });
 

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 afterEach(cleanup);
 
@@ -14,7 +14,7 @@ describe("text", () => {
     const field = screen.getByRole("textbox", { name: "Notes" });
     fireEvent.change(field, { target: { value: "Hello" } });
     expect(onChange).toHaveBeenLastCalledWith([{ label: "Hello", value: "Hello" }]);
-    expect(screen.getByText("5 / 140")).toBeDefined();
+    expectVisible(screen.getByText("5 / 140"));
     expect(field.getAttribute("maxlength")).toBe("140");
   });
 
@@ -31,8 +31,8 @@ describe("text", () => {
     renderQuestion(question(false), { onChange });
     fireEvent.change(screen.getByRole("textbox", { name: "Notes" }), { target: { value: "x".repeat(200) } });
     expect(onChange.mock.lastCall?.[0]).toEqual([{ label: "x".repeat(140), value: "x".repeat(140) }]);
-    expect(screen.getByText("140 / 140")).toBeDefined();
-    expect(screen.getByText("Character limit of 140 reached.")).toBeDefined();
+    expectVisible(screen.getByText("140 / 140"));
+    expectVisible(screen.getByText("Character limit of 140 reached."));
   });
 
   it("announces politely when 20 characters are left", () => {
@@ -74,6 +74,6 @@ describe("text", () => {
     const field = screen.getByRole("textbox", { name: "Notes" });
     expect(field).toHaveProperty("value", "Signed");
     expect(field).toHaveProperty("disabled", true);
-    expect(screen.getByText("6 / 140")).toBeDefined();
+    expectVisible(screen.getByText("6 / 140"));
   });
 });

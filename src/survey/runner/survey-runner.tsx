@@ -1,12 +1,13 @@
 /**
  * Runs a survey one step at a time (spec 02 sections 2 and 4): progress bar, close button with
  * the quit confirmation, the current step's questions with one footer (Back, Next or Skip,
- * Begin for an introduction), and the submission step after the last question. Every change is
+ * Begin for an introduction, Finish for a definition's own submission question: the
+ * introduction in submission mode), and the submission step after the last question. Every change is
  * saved to the draft, so a reload or a crash resumes where the clinician was. The rules live in
  * the engine; this component renders them and moves the focus to each new question.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { AnswerEntry } from "../engine/answers.ts";
 import { isKnownQuestionType, type Question, type SurveyDefinition } from "../engine/definition.ts";
 import {
@@ -23,7 +24,7 @@ import {
   type FlowState,
 } from "../engine/flow.ts";
 import { QuestionBody } from "../questions/question-body.tsx";
-import type { QuestionContext } from "../questions/question-props.ts";
+import type { QuestionContext, QuestionProps } from "../questions/question-props.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { referencedFiles, type SurveyDraft } from "./survey-draft.ts";
 
@@ -53,6 +54,19 @@ export type SurveyRunnerProps = {
   onQuit: () => void;
   /** Finish is under way: the buttons wait. */
   finishing?: boolean;
+  /** What is being completed: the close button and the quit confirmation say so. */
+  kind?: "instrument" | "consent";
+  /** The flow to start with when there is no draft (a consent starts with earlier answers). */
+  initialFlow?: FlowState;
+  /** Questions shown read-only (a consent's answers from earlier sessions). */
+  readOnlyIds?: ReadonlySet<string>;
+  /**
+   * Consents (spec 02 §2): the last question's button reads 'Finish + Close' and finishes at
+   * once, without the submission step.
+   */
+  finishOnLastQuestion?: boolean;
+  /** The page renders some questions itself (the consent signature, the consent prompt); undefined: QuestionBody. */
+  renderQuestion?: (question: Question, props: QuestionProps) => ReactNode | undefined;
 };
 
 const labelIdOf = (questionId: string) => `question-label-${questionId}`;
@@ -64,10 +78,20 @@ function prefersReducedMotion() {
   return typeof window.matchMedia === "function" && window.matchMedia(REDUCED_MOTION_QUERY).matches;
 }
 
+/** One question of the step: the page's own rendering when it has one, else QuestionBody. */
+function StepQuestion({
+  render,
+  ...questionProps
+}: QuestionProps & { render: SurveyRunnerProps["renderQuestion"] }) {
+  return render?.(questionProps.question, questionProps) ?? <QuestionBody {...questionProps} />;
+}
+
 export function SurveyRunner(props: SurveyRunnerProps) {
   const { definition, context, saveDraft, definitionKey, onParsingFailed } = props;
   const { t } = useLingui();
-  const [flow, setFlow] = useState<FlowState>(() => props.draft?.flow ?? startFlow(definition, new Date()));
+  const [flow, setFlow] = useState<FlowState>(
+    () => props.draft?.flow ?? props.initialFlow ?? startFlow(definition, new Date()),
+  );
   const [answers, setAnswers] = useState<Record<string, AnswerEntry[]>>(() => props.draft?.answers ?? {});
   const [files, setFiles] = useState<Map<string, Blob>>(() => props.draft?.files ?? new Map());
   const [quitting, setQuitting] = useState(false);
@@ -195,6 +219,27 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   };
 
   const action = step ? footerAction(definition, step, flow.records, answersOfStep) : "next";
+  // Would Next reach the end? A consent's last question then reads 'Finish + Close' and a
+  // definition's own submission question (the introduction in submission mode) 'Finish': both
+  // finish at once, without the runner's own submission step.
+  const reachesEnd =
+    step !== undefined && isAtSubmission(completeStep(definition, flow, answersOfStep, new Date()));
+  const isSubmissionQuestion = questions.length === 1 && questions[0]?.type === "submission";
+  const submissionMode = isSubmissionQuestion && reachesEnd;
+  const finishesHere = (props.finishOnLastQuestion === true || submissionMode) && reachesEnd;
+  const primary = () => {
+    if (!finishesHere) {
+      advance();
+      return;
+    }
+    const stepAnswers = answersOfStepFrom(answersRef.current);
+    if (!step || props.finishing || !canAdvance(definition, step, flow.records, stepAnswers)) return;
+    const next = completeStep(definition, flow, stepAnswers, new Date());
+    setFlow(next);
+    closed.current = true;
+    props.onFinish({ flow: next, files: referencedFiles(answersRef.current, filesRef.current) });
+  };
+  const consent = props.kind === "consent";
   const isIntroduction = questions.length === 1 && questions[0]?.type === "introduction";
   const mayAdvance = step ? canAdvance(definition, step, flow.records, answersOfStep) : false;
 
@@ -205,7 +250,11 @@ export function SurveyRunner(props: SurveyRunnerProps) {
         <button
           type="button"
           className="survey__close"
-          aria-label={t({ id: "survey_close", message: "Close the instrument" })}
+          aria-label={
+            consent
+              ? t({ id: "survey_close_consent", message: "Close the consent" })
+              : t({ id: "survey_close", message: "Close the instrument" })
+          }
           onClick={() => setQuitting(true)}
         >
           <span aria-hidden="true">×</span>
@@ -243,12 +292,14 @@ export function SurveyRunner(props: SurveyRunnerProps) {
               className="survey__question"
               aria-labelledby={isKnownQuestionType(question.type) ? labelIdOf(question.id) : undefined}
             >
-              <QuestionBody
+              <StepQuestion
+                render={props.renderQuestion}
                 question={question}
                 answer={answersOfStep[question.id] ?? []}
                 files={files}
                 onChange={(entries, changedFiles) => change(question.id, entries, changedFiles)}
                 onSubmit={advance}
+                readOnly={props.readOnlyIds?.has(question.id) ?? false}
                 inSiblingGroup={step?.siblingId !== undefined}
                 context={context}
                 labelId={labelIdOf(question.id)}
@@ -287,9 +338,13 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary survey__next"
             disabled={!mayAdvance || props.finishing}
-            onClick={advance}
+            onClick={primary}
           >
-            {isIntroduction ? (
+            {submissionMode ? (
+              <Trans id="survey_finish">Finish</Trans>
+            ) : finishesHere ? (
+              <Trans id="survey_finish_close">Finish + Close</Trans>
+            ) : isIntroduction ? (
               <Trans id="survey_begin">Begin</Trans>
             ) : action === "skip" ? (
               <Trans id="survey_skip">Skip</Trans>
@@ -302,7 +357,11 @@ export function SurveyRunner(props: SurveyRunnerProps) {
 
       {quitting ? (
         <Modal
-          title={t({ id: "survey_quit_title", message: "Quit this instrument?" })}
+          title={
+            consent
+              ? t({ id: "survey_quit_consent_title", message: "Quit this consent?" })
+              : t({ id: "survey_quit_title", message: "Quit this instrument?" })
+          }
           onClose={() => setQuitting(false)}
           actions={
             <>
@@ -322,11 +381,19 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             </>
           }
         >
-          <p>
-            <Trans id="survey_quit_body">
-              The answers you gave in this instrument are discarded and you return to the participant.
-            </Trans>
-          </p>
+          {consent ? (
+            <p>
+              <Trans id="survey_quit_consent_body">
+                The answers given in this session are discarded and you return to the consent.
+              </Trans>
+            </p>
+          ) : (
+            <p>
+              <Trans id="survey_quit_body">
+                The answers you gave in this instrument are discarded and you return to the participant.
+              </Trans>
+            </p>
+          )}
         </Modal>
       ) : null}
     </div>

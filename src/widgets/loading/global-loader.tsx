@@ -6,7 +6,7 @@ import { getLoadingState, subscribeToLoading } from "./loading-store.ts";
 export function GlobalLoader() {
   const { t } = useLingui();
   const state = useSyncExternalStore(subscribeToLoading, getLoadingState, getLoadingState);
-  if (!state.forced && state.general === 0) return null;
+  if (state.general === 0) return null;
   return (
     <div className="global-loader" role="progressbar" aria-label={t({ id: "loading", message: "Loading" })} />
   );

@@ -1,12 +1,12 @@
 /**
  * Loading flags of spec 01 section 4: a general flag (a count of requests that asked for the
- * loader), a forced flag that persists until a forced stop, and per-key flags.
+ * loader) and per-key flags. (The spec's forced flag is left out: no screen forces the loader.)
  */
 type Listener = () => void;
 const listeners = new Set<Listener>();
 
-type LoadingState = { general: number; forced: boolean; keys: ReadonlyMap<string, number> };
-let state: LoadingState = { general: 0, forced: false, keys: new Map() };
+type LoadingState = { general: number; keys: ReadonlyMap<string, number> };
+let state: LoadingState = { general: 0, keys: new Map() };
 
 function emit(next: LoadingState) {
   state = next;
@@ -29,17 +29,9 @@ export function stopLoading(key?: string) {
   emit({ ...state, keys });
 }
 
-export function startForcedLoading() {
-  emit({ ...state, forced: true });
-}
-
-export function stopForcedLoading() {
-  emit({ ...state, forced: false });
-}
-
 export function isLoading(key?: string) {
   if (key !== undefined) return state.keys.has(key);
-  return state.forced || state.general > 0;
+  return state.general > 0;
 }
 
 export function getLoadingState() {

@@ -51,9 +51,16 @@ export class SetPasswordPage {
 export class IdleModal {
   constructor(private readonly page: Page) {}
 
-  readonly dialog = () => this.page.getByRole("alertdialog", { name: "Are you still there?" });
-  readonly stay = () => this.dialog().getByRole("button", { name: "Stay signed in" });
+  readonly dialog = () => this.page.getByRole("alertdialog", { name: "Session locked" });
+  readonly password = () => this.dialog().getByLabel("Password");
+  readonly unlock = () => this.dialog().getByRole("button", { name: "Unlock" });
   readonly signOut = () => this.dialog().getByRole("button", { name: "Sign out" });
+
+  /** Opens the lock with the password. */
+  async unlockWith(password: string) {
+    await this.password().fill(password);
+    await this.unlock().click();
+  }
 }
 
 /** Shortens the session timing through the test-only setting (it can only shorten). */

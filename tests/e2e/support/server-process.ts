@@ -11,6 +11,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { createThrowawayDatabase } from "../../support/throwaway-postgres.ts";
+import { E2E_STATIC_DIR } from "./e2e-dirs.ts";
 
 const adminUrl = process.env.TEST_DATABASE_URL || undefined;
 
@@ -63,7 +64,7 @@ export async function createPortalServer(port: number): Promise<PortalServer> {
           PORT: String(port),
           HOST: "127.0.0.1",
           DATA_DIR: dataDir,
-          STATIC_DIR: "dist",
+          STATIC_DIR: E2E_STATIC_DIR,
           SEED: "demo",
           LOG_LEVEL: "warn",
           ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: "" }),

@@ -1,0 +1,73 @@
+/**
+ * GET /control/v2/clinro/me/consents/{consentId}?site_id: the participants of one site offered
+ * the consent, with their status and the version they are on, sorted by last name, first name
+ * (the client groups them, spec 02 section 4). site_id must be a permitted site of the
+ * consent's study (403 otherwise, whether it exists or not); an unknown consent is a 404.
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { consentParticipantsCall } from "../../../src/contracts/calls/consent-calls.ts";
+import type { ConsentParticipantsResponse } from "../../../src/contracts/consent-calls.ts";
+import { consentParticipantStatus } from "../../../src/contracts/consents.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import { requireConsent } from "../../consents/consent-access.ts";
+import type { AppContext } from "../../context.ts";
+import { consentParticipants, participants } from "../../db/schema.ts";
+import { registerCall } from "../../http/register-call.ts";
+import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
+
+/** Last name, first name, as a person sorts them (accents and case aside first). */
+export const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerCall(app, consentParticipantsCall, async (request): Promise<ConsentParticipantsResponse> => {
+    const { user } = requireSession(request);
+    const { consentId } = request.params;
+    const { site_id: siteId } = request.query;
+    const { consent } = await requireConsent(ctx.db, user.id, consentId);
+    if (!(await canReadSite(ctx.db, user.id, consent.studyId, siteId))) throw siteForbidden();
+    const rows = await ctx.db
+      .select({
+        id: participants.id,
+        firstname: participants.fname,
+        lastname: participants.lname,
+        subjectId: participants.subjectId,
+        email: participants.email,
+        status: consentParticipants.status,
+        version: consentParticipants.version,
+      })
+      .from(consentParticipants)
+      .innerJoin(participants, eq(participants.id, consentParticipants.participantId))
+      .where(
+        and(
+          eq(consentParticipants.consentId, consent.id),
+          eq(participants.studyId, consent.studyId),
+          eq(participants.siteId, siteId),
+        ),
+      )
+      .orderBy(asc(participants.id));
+    // Sorted here, not by the database: PGlite and PostgreSQL collate accents differently.
+    rows.sort(
+      (a, b) =>
+        NAME_ORDER.compare(a.lastname, b.lastname) ||
+        NAME_ORDER.compare(a.firstname, b.firstname) ||
+        a.id - b.id,
+    );
+    return {
+      consent_id: consent.id,
+      title: consent.title,
+      version: consent.version,
+      date_deployed: consent.dateDeployed.toISOString(),
+      participants: rows.map((row) => ({
+        consent_id: consent.id,
+        consent_participant_status: consentParticipantStatus.parse(row.status),
+        consent_version: row.version,
+        email: row.email ?? null,
+        id: row.id,
+        firstname: row.firstname,
+        lastname: row.lastname,
+        subject_id: row.subjectId,
+      })),
+    };
+  });
+}

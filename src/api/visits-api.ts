@@ -1,0 +1,106 @@
+/**
+ * The virtual visits calls (spec 01 section 7; issue 14): the visits list, the room validation
+ * and token renewal of a clinician's room, the participant's public join call, and the URL of
+ * the built-in service's signalling WebSocket. URLs come from the calls' declarations
+ * (src/contracts/calls/visit-calls.ts); this module loads with the pages that use it (the visits
+ * and join routes, the room overlay), never with the app's first download.
+ */
+import { queryOptions } from "@tanstack/react-query";
+import {
+  joinVisitCall,
+  listVisitsCall,
+  renewTokenCall,
+  validateRoomCall,
+} from "../contracts/calls/visit-calls.ts";
+import { callPath } from "../contracts/http/define-call.ts";
+import {
+  joinResponse,
+  renewTokenResponse,
+  SIGNAL_PATH,
+  validateRoomResponse,
+  visitsResponse,
+} from "../contracts/visits.ts";
+import { request } from "./request.ts";
+
+export const visitKeys = {
+  all: ["visits"] as const,
+  list: (studyId: number, siteId: number) => [...visitKeys.all, "list", studyId, siteId] as const,
+  join: (secret: string) => [...visitKeys.all, "join", secret] as const,
+};
+
+/** GET /control/studies/{studyId}/sites/{siteId}/clinro_visits: the visits that have not ended. */
+export function fetchVisits(studyId: number, siteId: number, signal?: AbortSignal) {
+  return request({
+    path: callPath(listVisitsCall, { studyId, siteId }),
+    schema: visitsResponse,
+    signal,
+  });
+}
+
+/** How often the visits list is fetched again while the page is open (visits end, new ones come). */
+export const VISITS_REFETCH_MS = 60_000;
+
+export const visitsQuery = (studyId: number, siteId: number) =>
+  queryOptions({
+    queryKey: visitKeys.list(studyId, siteId),
+    queryFn: ({ signal }) => fetchVisits(studyId, siteId, signal),
+    select: (data) => data.visits,
+    refetchInterval: VISITS_REFETCH_MS,
+  });
+
+/**
+ * GET /control/studies/{studyId}/room_name/{roomName}/validate_room. Its failure is the room's
+ * business (the room opens anyway and shows the permission-denied box): no toast, no logout.
+ */
+export function validateRoom(studyId: number, roomName: string) {
+  return request({
+    path: callPath(validateRoomCall, { studyId, roomName }),
+    schema: validateRoomResponse,
+    handle403Locally: true,
+    suppressErrorToast: true,
+  });
+}
+
+/** POST /control/studies/{studyId}/room_name/{roomName}/renew_token: a fresh room token. */
+export function renewRoomToken(studyId: number, roomName: string) {
+  return request({
+    method: renewTokenCall.method,
+    path: callPath(renewTokenCall, { studyId, roomName }),
+    schema: renewTokenResponse,
+    handle403Locally: true,
+    suppressErrorToast: true,
+  });
+}
+
+/**
+ * GET /control/visits/join/{secret}: the participant's room (no account, no token). 404 for an
+ * unknown link, 410 join_link_expired outside its window; the join page says which.
+ */
+export function fetchJoin(secret: string, signal?: AbortSignal) {
+  return request({
+    path: callPath(joinVisitCall, { secret }),
+    auth: false,
+    schema: joinResponse,
+    suppressErrorToast: true,
+    preventLogoutOn400: true,
+    handle403Locally: true,
+    signal,
+  });
+}
+
+export const joinQuery = (secret: string) =>
+  queryOptions({
+    queryKey: visitKeys.join(secret),
+    queryFn: ({ signal }) => fetchJoin(secret, signal),
+    // Public: the app's default waits for a signed-in user, and the participant never is one.
+    enabled: true,
+    retry: false,
+    // The answer holds a short-lived token: fetched once per page visit.
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+
+/** The signalling WebSocket of the built-in video service, on this origin. */
+export function signalSocketUrl(location: Pick<Location, "protocol" | "host"> = window.location) {
+  return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${SIGNAL_PATH}`;
+}

@@ -1,0 +1,121 @@
+/**
+ * Instrument lists, definitions, submissions and history (spec 02), events and file uploads.
+ */
+import { errorBody } from "../errors.ts";
+import { postEventsQuery, postEventsRequest, postEventsResponse } from "../events.ts";
+import { fileUploadFields, fileUploadResponse } from "../files.ts";
+import { defineCall } from "../http/define-call.ts";
+import {
+  DEFINITION_ZIP_CONTENT_TYPE,
+  definitionParams,
+  definitionResponse,
+  historyParams,
+  historyResponse,
+  pendingInstrumentsQuery,
+  pendingInstrumentsResponse,
+  submissionParams,
+  submissionRejected,
+  submissionRequest,
+  submissionResponse,
+} from "../instrument-calls.ts";
+import {
+  formsListQuery,
+  formsListResponse,
+  instancesListQuery,
+  instancesListResponse,
+  participantIdParam,
+} from "../instrument-lists.ts";
+import { IDEMPOTENT_REFUSALS, REFUSALS } from "./common-answers.ts";
+
+export const listFormsCall = defineCall({
+  method: "GET",
+  path: "/control/clinro/participants/{participantId}/instruments",
+  summary: "A participant's forms (the older instrument architecture)",
+  params: participantIdParam,
+  query: formsListQuery,
+  answers: { 200: formsListResponse, ...REFUSALS },
+});
+
+export const listInstancesCall = defineCall({
+  method: "GET",
+  path: "/control/participants/{participantId}/instruments/instances",
+  summary: "A participant's instruments with their instances (the newer architecture)",
+  params: participantIdParam,
+  query: instancesListQuery,
+  answers: { 200: instancesListResponse, ...REFUSALS },
+});
+
+const definitionAnswers = {
+  200: {
+    description: "The definition as JSON, or as a zip holding <slug>.json when it was imported as a zip",
+    contentTypes: ["application/json", DEFINITION_ZIP_CONTENT_TYPE],
+    json: definitionResponse,
+  },
+  ...REFUSALS,
+  404: errorBody,
+} as const;
+
+export const getDefinitionCall = defineCall({
+  method: "GET",
+  path: "/control/studies/{studyId}/instruments/{instrumentId}/{instrument}",
+  summary: "An instrument's latest survey definition (JSON, or a zip when it was imported as one)",
+  params: definitionParams,
+  answers: definitionAnswers,
+});
+
+export const getAdminDefinitionCall = defineCall({
+  ...getDefinitionCall,
+  path: "/control/admin/studies/{studyId}/instruments/{instrumentId}/{instrument}",
+  summary: "The same definition at the address the app uses",
+});
+
+export const postSubmissionCall = defineCall({
+  method: "POST",
+  path: "/control/clinro/participant/{participantId}/instruments/{instrumentId}/submission",
+  summary: "Submit one completed instrument (scores are computed by the server)",
+  params: submissionParams,
+  body: submissionRequest,
+  idempotent: true,
+  answers: {
+    201: submissionResponse.describe("Stored (a repeated Idempotency-Key is answered from the record)"),
+    ...IDEMPOTENT_REFUSALS,
+    404: errorBody,
+    413: errorBody,
+    422: submissionRejected.or(errorBody),
+  },
+});
+
+export const instrumentHistoryCall = defineCall({
+  method: "GET",
+  path: "/control/participants/{id}/instrument_history/clinro",
+  summary: "A participant's completed and pending clinician instruments",
+  params: historyParams,
+  answers: { 200: historyResponse, ...REFUSALS },
+});
+
+export const pendingInstrumentsCall = defineCall({
+  method: "GET",
+  path: "/control/pending_instruments",
+  summary: "Instances due for the user's participants in a study",
+  query: pendingInstrumentsQuery,
+  answers: { 200: pendingInstrumentsResponse, ...REFUSALS },
+});
+
+export const postEventsCall = defineCall({
+  method: "POST",
+  path: "/control/participants/me/events",
+  summary: "Record instrument events (opened, quit, completed, ...)",
+  query: postEventsQuery,
+  body: postEventsRequest,
+  idempotent: true,
+  answers: { 200: postEventsResponse, ...IDEMPOTENT_REFUSALS },
+});
+
+export const uploadFileCall = defineCall({
+  method: "POST",
+  path: "/control/file/upload",
+  summary: "Upload a file (photo, signature, document) for a participant",
+  body: { multipart: fileUploadFields, files: ["upload_file"] },
+  idempotent: true,
+  answers: { 200: fileUploadResponse, ...IDEMPOTENT_REFUSALS, 413: errorBody, 415: errorBody },
+});

@@ -1,0 +1,222 @@
+/**
+ * The consent calls (spec 02 section 7; issue 10's plan, "Calls"): the consent definition with
+ * earlier signings, the clinician and witness consent submissions, the signing key, the
+ * participants of one consent, the email, the consent PDF and the completed consent download.
+ * The server validates with these schemas; the client (src/api/consents-api.ts) types its calls
+ * with them. Field names are the spec's; timestamps are ISO strings with an offset; ids of rows
+ * are numbers. consent_id is the consent's row id (the consents list's consent_id).
+ */
+import { z } from "zod";
+import { surveyDefinition } from "../survey/engine/definition.ts";
+import { answerRecordSchema, BROWSER_INFO_MAX_CHARACTERS } from "../survey/engine/submission.ts";
+import { consentParticipantStatus, idValue } from "./consents.ts";
+
+/** Header version of the consent POSTs (spec 02 section 7). */
+export const CONSENT_HEADER_VERSION = "010";
+
+/** The consent submissions may carry drawn signatures as data URLs in old clients: bodies this large. */
+export const CONSENT_SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
+
+/** The 422 code of a signature whose password check failed (not 401/403: those sign the client out). */
+export const SIGNING_PASSWORD_INVALID = "signing_password_invalid";
+/** The 400 code of the email call when the participant has no address. */
+export const PARTICIPANT_HAS_NO_EMAIL = "participant_has_no_email";
+
+/** The download's header: "true" when every signature of the consent verifies, else "false". */
+export const SIGNATURES_VERIFIED_HEADER = "x-signatures-verified";
+
+/** Upload module name of signature images (POST /control/file/upload). */
+export const CONSENT_UPLOAD_MODULE = "consent";
+
+const timestamp = z.iso.datetime({ offset: true });
+
+// ---------------------------------------------------------------------------------------------
+// Signers and the manifestation of a signature (21 CFR 11.50)
+
+export const SIGNER_ROLES = ["participant", "caregiver", "clinro", "witness"] as const;
+export const signerRole = z.enum(SIGNER_ROLES);
+export type SignerRole = z.infer<typeof signerRole>;
+
+/** Roles that sign as portal users, with a password re-entered at the signature (11.200). */
+export const USER_SIGNER_ROLES = ["clinro", "witness"] as const satisfies SignerRole[];
+
+/** The meaning of a signature, by role, as it is stored, shown and printed (English, the record's language). */
+export const SIGNATURE_MEANINGS = {
+  participant: "Participant consent",
+  caregiver: "Legally authorised representative",
+  clinro: "Consent obtained by",
+  witness: "Witnessed by",
+} as const satisfies Record<SignerRole, string>;
+
+export const SIGNATURE_TYPES = ["draw", "text", "camera", "image"] as const;
+export const signatureType = z.enum(SIGNATURE_TYPES);
+export type SignatureType = z.infer<typeof signatureType>;
+
+/** One stored signature as the server reports it. */
+export const signatureManifestation = z.object({
+  /** The consent_signature question signed. */
+  question_id: z.string(),
+  role: signerRole,
+  meaning: z.string(),
+  printed_name: z.string(),
+  signature_type: signatureType,
+  /** When the device captured it (the signer's clock), with its offset. */
+  captured_at: timestamp,
+  /** When the server received it (server clock, UTC). */
+  received_at: timestamp,
+  /** IANA zone of the device that captured it (e.g. Europe/Madrid), or its UTC offset (+01:00). */
+  time_zone: z.string(),
+  /** True when the signature's stored hash matches the signed content recomputed now. */
+  verified: z.boolean(),
+});
+export type SignatureManifestation = z.infer<typeof signatureManifestation>;
+
+/** The participant named by the consent calls. */
+export const consentPerson = z.object({
+  id: z.number().int(),
+  subject_id: z.string(),
+  firstname: z.string(),
+  lastname: z.string(),
+  email: z.string().nullable(),
+});
+export type ConsentPerson = z.infer<typeof consentPerson>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /control/v2/clinro/consent?consent_id&version&ptp_id
+
+export const consentDefinitionQuery = z.object({
+  consent_id: idValue("consent_id"),
+  version: idValue("version"),
+  ptp_id: idValue("ptp_id"),
+});
+export type ConsentDefinitionQuery = z.infer<typeof consentDefinitionQuery>;
+
+export const consentDefinitionResponse = z.object({
+  consent_id: z.number().int(),
+  consent_version: z.number().int(),
+  title: z.string(),
+  study_id: z.number().int(),
+  status: consentParticipantStatus,
+  participant: consentPerson,
+  /** The consent definition (type CONSENT) of that version, as published. */
+  definition: surveyDefinition,
+  /** The answers of earlier signings, latest per question: read-only and complete on screen. */
+  records: z.array(answerRecordSchema),
+  signatures: z.array(signatureManifestation),
+});
+export type ConsentDefinitionResponse = z.infer<typeof consentDefinitionResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// POST /control/v2/clinro/participant/{participantId}/consent   (any role but a witness)
+// POST /control/v2/witness/participant/{participantId}/consent  (witness roles only)
+// Header version 010; Idempotency-Key.
+
+export const consentSubmissionParams = z.object({ participantId: idValue("participantId") });
+export type ConsentSubmissionParams = z.infer<typeof consentSubmissionParams>;
+
+/** The signer's password proof: required when the records hold a clinro or witness signature. */
+export const consentSigning = z.object({
+  /** The signing key's kid (GET /control/v2/signing-key). */
+  kid: z.string().min(1, "kid must not be empty").max(200, "kid is too long"),
+  /** base64 of RSA-OAEP-256 (SHA-256) of the UTF-8 password, to the signing key. */
+  password_ciphertext: z
+    .string()
+    .min(1, "password_ciphertext must not be empty")
+    .max(4096, "password_ciphertext is too long")
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, "password_ciphertext must be base64"),
+  /** When the device captured the signature, with its offset. */
+  captured_at: timestamp,
+  /** IANA name of the device's zone, e.g. Europe/Madrid. */
+  time_zone: z.string().min(1, "time_zone must not be empty").max(100, "time_zone is too long"),
+});
+export type ConsentSigning = z.infer<typeof consentSigning>;
+
+export const consentSubmissionBody = z.object({
+  consent_id: idValue("consent_id"),
+  consent_version: idValue("consent_version"),
+  /** This session's answers (earlier signings' records are not sent again). */
+  records: z.array(answerRecordSchema).min(1, "records must hold at least one answer"),
+  completion: timestamp,
+  browser_info: z.string().max(BROWSER_INFO_MAX_CHARACTERS).optional(),
+  signing: consentSigning.optional(),
+});
+export type ConsentSubmissionBody = z.infer<typeof consentSubmissionBody>;
+
+/** 200: the participant's status after this submission, and every signature stored so far. */
+export const consentSubmissionResponse = z.object({
+  status: consentParticipantStatus,
+  signatures: z.array(signatureManifestation),
+});
+export type ConsentSubmissionResponse = z.infer<typeof consentSubmissionResponse>;
+
+/** The paths of the two consent POSTs, by who signs. */
+export function consentSubmissionPath(participantId: number, asWitness: boolean) {
+  return `/control/v2/${asWitness ? "witness" : "clinro"}/participant/${participantId}/consent`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// GET /control/v2/clinro/me/consents/{consentId}?site_id
+
+export const consentParticipantsParams = z.object({ consentId: idValue("consentId") });
+export const consentParticipantsQuery = z.object({ site_id: idValue("site_id") });
+export type ConsentParticipantsQuery = z.infer<typeof consentParticipantsQuery>;
+
+/** The spec's ConsentParticipant. */
+export const consentParticipant = z.object({
+  consent_id: z.number().int(),
+  consent_participant_status: consentParticipantStatus,
+  consent_version: z.number().int(),
+  email: z.string().nullable(),
+  id: z.number().int(),
+  firstname: z.string(),
+  lastname: z.string(),
+  subject_id: z.string(),
+});
+export type ConsentParticipant = z.infer<typeof consentParticipant>;
+
+export const consentParticipantsResponse = z.object({
+  consent_id: z.number().int(),
+  title: z.string(),
+  /** The consent's latest version. */
+  version: z.number().int(),
+  date_deployed: timestamp,
+  /** The participants of the site offered the consent, sorted by last name, first name. */
+  participants: z.array(consentParticipant),
+});
+export type ConsentParticipantsResponse = z.infer<typeof consentParticipantsResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /control/v2/clinro/email?consent_id&participant_id&version[&pdf_type=print_to_sign]
+// GET /control/v2/consent/pdf?consent_id&version&platform=clinro[&pdf_type=print_to_sign]
+// GET /control/v2/studies/{studyId}/participants/{ptpId}/download?consent_id
+
+export const PDF_TYPES = ["print_to_sign"] as const;
+export const pdfType = z.enum(PDF_TYPES, { error: "pdf_type must be print_to_sign" });
+
+export const consentEmailQuery = z.object({
+  consent_id: idValue("consent_id"),
+  participant_id: idValue("participant_id"),
+  version: idValue("version"),
+  pdf_type: pdfType.optional(),
+});
+export type ConsentEmailQuery = z.infer<typeof consentEmailQuery>;
+
+export const consentEmailResponse = z.object({ message: z.literal("email sent") });
+export type ConsentEmailResponse = z.infer<typeof consentEmailResponse>;
+
+export const consentPdfQuery = z.object({
+  consent_id: idValue("consent_id"),
+  version: idValue("version"),
+  platform: z.literal("clinro", { error: "platform must be clinro" }),
+  pdf_type: pdfType.optional(),
+});
+export type ConsentPdfQuery = z.infer<typeof consentPdfQuery>;
+
+export const consentDownloadParams = z.object({
+  studyId: idValue("studyId"),
+  ptpId: idValue("ptpId"),
+});
+export const consentDownloadQuery = z.object({ consent_id: idValue("consent_id") });
+export type ConsentDownloadQuery = z.infer<typeof consentDownloadQuery>;
+
+export const CONSENT_PDF_CONTENT_TYPE = "application/pdf";

@@ -1,0 +1,60 @@
+/**
+ * Editing users (spec 01 section 4): who may edit whom, and PATCH /control/users/{userId}.
+ * Kept apart from users.ts, which the first download holds (the router asks mayListUsers):
+ * only the users pages, loaded on demand, need this.
+ */
+import { z } from "zod";
+import { MAX_ID } from "./study.ts";
+
+/** The user scope code that lets a user edit other users (spec 01 section 4). */
+export const EDIT_USERS_SCOPE = "wu";
+
+/** The roles an editor may give; the legacy 'edit' is read, never written. */
+export const assignableRole = z.enum(["enroller", "researcher", "studyManager", "administrator"]);
+export type AssignableRole = z.infer<typeof assignableRole>;
+
+export type UserEditor = {
+  id: number;
+  /** The editor's user scope codes. */
+  scope: readonly string[];
+  /** Who created the editor's account; null for an account nobody created (seeded, imported). */
+  created_by: number | null;
+};
+
+export type EditRefusal = "no_scope" | "creator";
+
+/**
+ * Spec 01 section 4, "Editing users": anyone may edit their own profile; editing another user
+ * needs the user scope 'wu' and a target who is not the editor's own creator. Answers null when
+ * allowed, else why not.
+ */
+export function editRefusal(editor: UserEditor, targetId: number): EditRefusal | null {
+  if (targetId === editor.id) return null;
+  if (!editor.scope.includes(EDIT_USERS_SCOPE)) return "no_scope";
+  if (editor.created_by !== null && targetId === editor.created_by) return "creator";
+  return null;
+}
+
+export function mayEditUser(editor: UserEditor, targetId: number): boolean {
+  return editRefusal(editor, targetId) === null;
+}
+
+/** PATCH /control/users/{userId}: what an editor may change of another user. */
+export const editUserParams = z.object({
+  userId: z.coerce
+    .number({ error: "userId must be a number" })
+    .int("userId must be a whole number")
+    .positive("userId must be positive")
+    .max(MAX_ID, "userId is out of range"),
+});
+
+export const editUserRequest = z
+  .object({
+    nickname: z.string().trim().min(1, "nickname must not be empty").max(200).optional(),
+    role: assignableRole.optional(),
+  })
+  .strict()
+  .refine((body) => body.nickname !== undefined || body.role !== undefined, {
+    message: "give nickname or role",
+  });
+export type EditUserRequest = z.infer<typeof editUserRequest>;

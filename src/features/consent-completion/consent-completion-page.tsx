@@ -1,0 +1,359 @@
+/**
+ * Consent completion (spec 02 sections 2 and 4; plan of issue 10): the consent definition of one
+ * version for one participant, walked with the survey runner. What this page adds to the
+ * instrument route's pattern:
+ * - the consent filtering and pre-filling (consent-filter.ts): earlier sessions' answers are
+ *   read-only and complete, the other staff side's open questions are left out;
+ * - the consent signature question, with the password re-entry at a clinician or witness
+ *   signature (only the ciphertext is kept, in memory and then in the outbox item);
+ * - the consent prompt's share button (print, email) and 'Finish + Close' on the last question;
+ * - the submit through the outbox (signature images first, then the consent, through the witness
+ *   endpoint for a witness); on delivery, the consent page with its success message (?signed=1).
+ *
+ * State it owns: the ciphertext of this session's staff signature (a ref; never the password).
+ */
+import { msg } from "@lingui/core/macro";
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { useCallback, useMemo, useRef, useState } from "react";
+import { consentDefinitionQuery } from "../../api/consents-api.ts";
+import { consentKeys } from "../../api/my-consents-api.ts";
+import { ApiError } from "../../api/request.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import type { ConsentDefinitionResponse, ConsentSigning, SignerRole } from "../../contracts/consent-calls.ts";
+import { isWitness } from "../../contracts/roles.ts";
+import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
+import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
+import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
+import {
+  consentSession,
+  consentViewerOf,
+  sessionRecords,
+  startConsentFlow,
+} from "../../survey/engine/consent-filter.ts";
+import type { Question } from "../../survey/engine/definition.ts";
+import { recordsToSubmit } from "../../survey/engine/flow.ts";
+import { isoWithOffset } from "../../survey/questions/consent-signature-model.ts";
+import { ConsentSignatureQuestion } from "../../survey/questions/consent-signature-question.tsx";
+import { QuestionBody } from "../../survey/questions/question-body.tsx";
+import type { QuestionProps } from "../../survey/questions/question-props.ts";
+import { definitionKeyOf } from "../../survey/runner/survey-draft.ts";
+import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
+import { useSurveyDraft } from "../../survey/runner/use-survey-draft.ts";
+import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
+import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { ConsentShareMenu } from "./consent-share-menu.tsx";
+import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
+import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
+
+const savedForLaterMessage = msg({
+  id: "consent_saved_for_later",
+  message: "The consent is saved on this device and is sent when the connection is back.",
+});
+
+export type ConsentCompletionProps = {
+  studyId: number;
+  siteId: number;
+  consentId: number;
+  participantId: number;
+  versionId: number;
+};
+
+function deviceTimeZone() {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || isoWithOffset(new Date()).slice(-6);
+}
+
+export function ConsentCompletionPage(props: ConsentCompletionProps) {
+  const { studyId, siteId, consentId, participantId, versionId } = props;
+  const { t } = useLingui();
+  const user = useStoredUser();
+  const consent = useQuery(consentDefinitionQuery(consentId, versionId, participantId));
+
+  const backLink = (
+    <Link
+      className="button button--secondary"
+      to="/studies/$studyId/sites/$siteId/consents/$consentId"
+      params={{ studyId, siteId, consentId }}
+      search={{}}
+    >
+      <Trans id="consent_back_to_consent">Back to the consent</Trans>
+    </Link>
+  );
+
+  const status = consent.error instanceof ApiError ? consent.error.status : undefined;
+  if (status === 403 || status === 404) {
+    return (
+      <div className="page page--narrow">
+        <AccessDeniedPanel
+          message={t({
+            id: "consents_access_denied",
+            message: "It looks like you don't have access to this consent",
+          })}
+          actions={backLink}
+        >
+          {null}
+        </AccessDeniedPanel>
+      </div>
+    );
+  }
+  if (consent.isError) {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="consent_download_failed">The consent could not be downloaded.</Trans>
+        </h1>
+        <p>
+          <Trans id="consent_download_failed_body">
+            Check the connection and try again. A consent opened once before also opens without a connection.
+          </Trans>
+        </p>
+        <div className="page__actions">
+          <button type="button" className="button button--primary" onClick={() => void consent.refetch()}>
+            <Trans id="instrument_download_retry">Try again</Trans>
+          </button>
+          {backLink}
+        </div>
+      </div>
+    );
+  }
+  if (!consent.data || !user) {
+    return (
+      <div className="page">
+        <p className="empty-state" role="status">
+          <Trans id="consent_loading">Loading consent…</Trans>
+        </p>
+      </div>
+    );
+  }
+  const role = user.permissions?.[String(studyId)]?.role;
+  return (
+    <LoadedConsent
+      {...props}
+      data={consent.data}
+      userId={user.id}
+      username={user.username}
+      userName={user.name?.trim() || user.username}
+      role={role}
+    />
+  );
+}
+
+type LoadedProps = ConsentCompletionProps & {
+  data: ConsentDefinitionResponse;
+  userId: number;
+  username: string;
+  userName: string;
+  role: string | undefined;
+};
+
+type PasswordRequest = { role: SignerRole; resolve: (signing: AcceptedSigning | null) => void };
+
+function LoadedConsent(props: LoadedProps) {
+  const { data, studyId, siteId, consentId, participantId, versionId, userId } = props;
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const asWitness = isWitness(props.role);
+  const session = useMemo(
+    () => consentSession(data.definition, consentViewerOf(props.role), data.records),
+    [data, props.role],
+  );
+  // A draft belongs to this version and to what earlier sessions had signed when it was made.
+  const definitionKey = `${definitionKeyOf(data.definition)}#${data.status}#${data.records.length}`;
+  const draftKey = draftKeyFor({
+    userId,
+    studyId,
+    participantId,
+    formId: `consent:${consentId}:${versionId}`,
+  });
+  const draft = useSurveyDraft(draftKey, userId);
+  const resumable =
+    draft.status.kind === "ready" && draft.status.draft?.definitionKey === definitionKey
+      ? draft.status.draft
+      : undefined;
+  const initialFlow = useMemo(() => startConsentFlow(session, new Date()), [session]);
+  const write = useMemo<WriteContext>(
+    () => ({ userId, username: props.username, studyId, siteId, participantId }),
+    [userId, props.username, studyId, siteId, participantId],
+  );
+  const [finishing, setFinishing] = useState(false);
+  const [submissionId, setSubmissionId] = useState<string | null>(null);
+  const [passwordRequest, setPasswordRequest] = useState<PasswordRequest | null>(null);
+  const signing = useRef<ConsentSigning | undefined>(undefined);
+  const participantName = `${data.participant.firstname} ${data.participant.lastname}`.trim();
+  const title = data.title;
+
+  const askPassword = useCallback(
+    (role: SignerRole) =>
+      new Promise<AcceptedSigning | null>((resolve) => setPasswordRequest({ role, resolve })),
+    [],
+  );
+  const requestPassword = useCallback(
+    async (role: SignerRole) => {
+      const accepted = await askPassword(role);
+      if (!accepted) return null;
+      signing.current = {
+        kid: accepted.kid,
+        password_ciphertext: accepted.passwordCiphertext,
+        captured_at: isoWithOffset(accepted.capturedAt),
+        time_zone: deviceTimeZone(),
+      };
+      return accepted.capturedAt;
+    },
+    [askPassword],
+  );
+
+  const toConsent = useCallback(
+    (signed: boolean) =>
+      navigate({
+        to: "/studies/$studyId/sites/$siteId/consents/$consentId",
+        params: { studyId, siteId, consentId },
+        search: signed ? { signed: 1 } : {},
+      }),
+    [navigate, studyId, siteId, consentId],
+  );
+
+  const onQuit = async () => {
+    await removeDraft(draftKey);
+    await toConsent(false);
+  };
+
+  const onFinish = async ({ flow, files }: SurveyResult) => {
+    if (finishing) return;
+    setFinishing(true);
+    try {
+      const records = sessionRecords(recordsToSubmit(session.definition, flow), session.readOnlyIds);
+      if (holdsStaffSignature(session.definition, records) && !signing.current) {
+        // A reload lost the ciphertext of the signature made before it: ask again.
+        const accepted = await requestPassword(asWitness ? "witness" : "clinro");
+        if (!accepted) {
+          setFinishing(false);
+          return;
+        }
+      }
+      const { uploads, consent } = consentSubmissionWrites({
+        definition: session.definition,
+        flow,
+        readOnlyIds: session.readOnlyIds,
+        files,
+        consentId,
+        consentVersion: versionId,
+        participantId,
+        asWitness,
+        signing: signing.current,
+        draftKey,
+        label: t({ id: "outbox_label_consent", message: `${title}: ${participantName}` }),
+        now: new Date(),
+        browserInfo: navigator.userAgent,
+      });
+      const item = await enqueueSubmissionWithUploads(uploads, consent, write);
+      // The outbox holds the consent now: the ciphertext and the draft are not kept elsewhere.
+      signing.current = undefined;
+      await removeDraft(draftKey);
+      setSubmissionId(item.id);
+    } catch (error) {
+      setFinishing(false);
+      throw error;
+    }
+  };
+
+  const onDelivered = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: consentKeys.all });
+    void toConsent(true);
+  }, [queryClient, toConsent]);
+
+  const onSendLater = useCallback(() => {
+    showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
+    void queryClient.invalidateQueries({ queryKey: consentKeys.all });
+    void toConsent(false);
+  }, [queryClient, toConsent]);
+
+  const renderQuestion = (question: Question, questionProps: QuestionProps) => {
+    if (question.type === "consent_signature") {
+      const signerRole = (question.attributes as { signer_role?: string }).signer_role;
+      const staff = signerRole === "clinro" || signerRole === "witness";
+      return (
+        <ConsentSignatureQuestion
+          {...questionProps}
+          signerName={staff ? props.userName : participantName}
+          requestPassword={requestPassword}
+          stored={data.signatures.find((signature) => signature.question_id === question.id)}
+        />
+      );
+    }
+    if (question.type === "prompt") {
+      return (
+        <>
+          <QuestionBody {...questionProps} />
+          <ConsentShareMenu consentId={consentId} version={versionId} participantId={participantId} />
+        </>
+      );
+    }
+    return undefined;
+  };
+
+  if (draft.status.kind === "loading") {
+    return (
+      <div className="page">
+        <p className="empty-state" role="status">
+          <Trans id="consent_loading">Loading consent…</Trans>
+        </p>
+      </div>
+    );
+  }
+  if (draft.status.kind === "open-elsewhere") {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="consent_open_elsewhere">This consent is open in another tab.</Trans>
+        </h1>
+        <p>
+          <Trans id="instrument_open_elsewhere_body">
+            Continue it there, or close that tab and reload this one. Its answers are kept.
+          </Trans>
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="page page--survey page--consent">
+      <SurveyRunner
+        kind="consent"
+        definition={session.definition}
+        title={title}
+        draft={resumable}
+        initialFlow={initialFlow}
+        readOnlyIds={session.readOnlyIds}
+        finishOnLastQuestion
+        renderQuestion={renderQuestion}
+        definitionKey={definitionKey}
+        saveDraft={draft.save}
+        context={{ studyId, siteId, participantId, instrumentId: consentId }}
+        onParsingFailed={() => {}}
+        onFinish={(result) => void onFinish(result)}
+        onQuit={() => void onQuit()}
+        finishing={finishing}
+      />
+      {passwordRequest ? (
+        <SigningPasswordDialog
+          userId={userId}
+          signerName={props.userName}
+          role={passwordRequest.role}
+          onAccepted={(accepted) => {
+            passwordRequest.resolve(accepted);
+            setPasswordRequest(null);
+          }}
+          onCancel={() => {
+            passwordRequest.resolve(null);
+            setPasswordRequest(null);
+          }}
+        />
+      ) : null}
+      {submissionId ? (
+        <SubmissionStatusModal submissionId={submissionId} onDelivered={onDelivered} onClose={onSendLater} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,151 @@
+import "fake-indexeddb/auto";
+import { createStore, get, keys, set } from "idb-keyval";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { claimDraft, listUnreadableDrafts, loadDraft, saveDraft } from "./drafts.ts";
+import { drainOutbox } from "./drain.ts";
+import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";
+import type { OutboxItem } from "./outbox-item.ts";
+import {
+  getItem,
+  indexedDbOutboxStore,
+  listItems,
+  listUnreadableItems,
+  putItem,
+  removeItem,
+  updateItem,
+} from "./outbox-store.ts";
+import { OUTBOX_SCHEMA_VERSION, readOutboxRecord } from "./stored-records.ts";
+
+// The same databases the stores open: tests write records as an older app version left them.
+const rawOutbox = createStore("clinro-outbox", "items");
+const rawDrafts = createStore("clinro-drafts", "drafts");
+const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
+const context = { userId: 7, username: "c@demo.test", participantId: 3 };
+
+/** An item exactly as the app stored it before records were versioned (no schemaVersion). */
+function previousShape(label: string): OutboxItem {
+  const item = makeOutboxItem(eventsWrite([{ type: "seen" }], label), context, NOW - 1000);
+  expect(item).not.toHaveProperty("schemaVersion");
+  return item;
+}
+
+beforeEach(async () => {
+  for (const key of await keys(rawOutbox)) await removeItem(String(key));
+});
+
+describe("outbox records across app versions", () => {
+  it("stores each item with its schema version", async () => {
+    const item = makeOutboxItem(eventsWrite([], "now"), context, NOW);
+    await putItem(item);
+    expect(await get(item.id, rawOutbox)).toMatchObject({
+      id: item.id,
+      schemaVersion: OUTBOX_SCHEMA_VERSION,
+    });
+    expect(await getItem(item.id)).toEqual(item);
+  });
+
+  it("drains an item written in the previous (unversioned) shape", async () => {
+    const old = previousShape("from before the update");
+    await set(old.id, old, rawOutbox);
+    expect((await listItems()).map((item) => item.id)).toEqual([old.id]);
+    const send = vi.fn(async (_item: OutboxItem, _token: string) => ({
+      kind: "answered" as const,
+      status: 201,
+      message: "Created",
+      body: {},
+    }));
+    const report = await drainOutbox({
+      store: indexedDbOutboxStore,
+      tokens: { get: async () => ({ token: "t", exp: NOW / 1000 + 3600 }), markRejected: async () => {} },
+      send,
+      now: () => NOW,
+    });
+    expect(send).toHaveBeenCalledTimes(1);
+    expect(send.mock.calls[0]![0]).toEqual(old);
+    expect(report.delivered).toEqual([old.id]);
+    expect(await get(old.id, rawOutbox)).toBeUndefined();
+  });
+
+  it("writes an older item back in the current shape when it changes", async () => {
+    const old = previousShape("retried");
+    await set(old.id, old, rawOutbox);
+    await updateItem(old.id, (item) => ({ ...item, attempts: 2 }));
+    expect(await get(old.id, rawOutbox)).toMatchObject({ attempts: 2, schemaVersion: OUTBOX_SCHEMA_VERSION });
+  });
+
+  it("keeps a record it cannot read: never sent, never dropped, listed for the review page", async () => {
+    const damaged = { ...previousShape("damaged"), request: "not a request" };
+    const newer = { ...previousShape("from a newer app"), schemaVersion: OUTBOX_SCHEMA_VERSION + 1 };
+    await set(damaged.id, damaged, rawOutbox);
+    await set(newer.id, newer, rawOutbox);
+    expect(await listItems()).toEqual([]);
+    expect(await getItem(damaged.id)).toBeUndefined();
+    // A change (a drain's bookkeeping) leaves it exactly as it was.
+    await updateItem(damaged.id, (item) => ({ ...item, attempts: 9 }));
+    expect(await get(damaged.id, rawOutbox)).toEqual(damaged);
+
+    const unreadable = await listUnreadableItems();
+    expect(unreadable.map((record) => record.key).sort()).toEqual([damaged.id, newer.id].sort());
+    expect(unreadable.find((record) => record.key === damaged.id)).toMatchObject({
+      store: "outbox",
+      problem: expect.stringContaining("request") as unknown,
+      record: damaged,
+    });
+    expect(unreadable.find((record) => record.key === newer.id)?.problem).toContain("newer version");
+  });
+
+  it("reads an upload's file as a Blob and refuses a file that is not one", () => {
+    const upload = makeOutboxItem(
+      uploadWrite(new Blob(["x"]), { file_name: "p.jpeg", module_name: "clinro", participant_id: 1 }),
+      context,
+      NOW,
+    );
+    const read = readOutboxRecord(upload);
+    expect(read.ok && read.migratedFrom).toBe(0);
+    const files = (record: OutboxItem) =>
+      record.request.body.type === "multipart" ? record.request.body.files : [];
+    const broken = structuredClone({
+      ...upload,
+      request: { ...upload.request, body: { ...upload.request.body } },
+    });
+    (broken.request.body as { files: unknown[] }).files = files(upload).map((file) => ({
+      ...file,
+      blob: "bytes",
+    }));
+    expect(readOutboxRecord(broken).ok).toBe(false);
+  });
+});
+
+describe("drafts across app versions", () => {
+  it("resumes a draft saved in the previous (unversioned) shape", async () => {
+    await set(
+      "7:101:3:old",
+      { key: "7:101:3:old", userId: 7, savedAt: 5, value: { answers: { q1: 1 } } },
+      rawDrafts,
+    );
+    expect(await loadDraft("7:101:3:old")).toEqual({
+      key: "7:101:3:old",
+      userId: 7,
+      savedAt: 5,
+      value: { answers: { q1: 1 } },
+    });
+  });
+
+  it("stores each draft with its schema version", async () => {
+    await saveDraft("7:101:3:new", 7, { answers: {} }, 9);
+    expect(await get("7:101:3:new", rawDrafts)).toMatchObject({ schemaVersion: 1, savedAt: 9 });
+  });
+
+  it("moves a draft it cannot read aside, so that the next save does not overwrite it", async () => {
+    const ownership = await claimDraft("7:101:3:damaged");
+    expect(ownership.owned).toBe(true);
+    const damaged = { key: "7:101:3:damaged", userId: "seven", value: { answers: { q1: 2 } } };
+    await set("7:101:3:damaged", damaged, rawDrafts);
+    expect(await loadDraft("7:101:3:damaged")).toBeUndefined();
+    await saveDraft("7:101:3:damaged", 7, { answers: {} });
+    const unreadable = await listUnreadableDrafts();
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0]).toMatchObject({ store: "drafts", record: damaged });
+    expect(unreadable[0]!.problem).toContain("userId");
+  });
+});

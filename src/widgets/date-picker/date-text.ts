@@ -1,0 +1,116 @@
+/**
+ * The date input's rules (spec 02 section 5): the text is read in the locale's short date format
+ * (Intl's dateStyle "short": en-US 1/31/25, en-GB 31/01/2025, es 31/1/25); only digits, that
+ * format's separators and editing keys may be typed; a text that does not parse there, or names
+ * a day that does not exist, is invalid; days can be disabled by the caller. Plain functions.
+ */
+
+export type DateFieldOrder = ReadonlyArray<"day" | "month" | "year">;
+export type ShortDateFormat = { order: DateFieldOrder; separators: readonly string[]; example: string };
+
+/** The keys that edit or move in a text field, always allowed. */
+const EDITING_KEYS = new Set([
+  "Backspace",
+  "Delete",
+  "Tab",
+  "Enter",
+  "Escape",
+  "ArrowLeft",
+  "ArrowRight",
+  "ArrowUp",
+  "ArrowDown",
+  "Home",
+  "End",
+]);
+
+/** A fixed day (31 December 2025) whose parts are told apart by value. */
+const SAMPLE_DATE = new Date(2025, 11, 31);
+
+/** The order of day, month and year and the separators of the locale's short date format. */
+export function shortDateFormat(locale: string): ShortDateFormat {
+  const parts = new Intl.DateTimeFormat(locale, { dateStyle: "short" }).formatToParts(SAMPLE_DATE);
+  const order: Array<"day" | "month" | "year"> = [];
+  const separators = new Set<string>();
+  for (const part of parts) {
+    if (part.type === "day" || part.type === "month" || part.type === "year") order.push(part.type);
+    else if (part.type === "literal") separators.add(part.value.trim() || part.value);
+  }
+  return {
+    order,
+    separators: [...separators],
+    example: new Intl.DateTimeFormat(locale, { dateStyle: "short" }).format(SAMPLE_DATE),
+  };
+}
+
+/** Whether a key may be typed into the date field of this locale. */
+export function isAllowedDateKey(key: string, locale: string): boolean {
+  if (EDITING_KEYS.has(key)) return true;
+  if (/^[0-9]$/.test(key)) return true;
+  return shortDateFormat(locale).separators.includes(key);
+}
+
+export type DayOfYear = { year: number; month: number; day: number };
+
+/** A two-digit year is read in this century (25 is 2025). */
+function fullYear(text: string): number {
+  const value = Number(text);
+  return text.length <= 2 ? 2000 + value : value;
+}
+
+function exists({ year, month, day }: DayOfYear): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return day <= lastDay;
+}
+
+/**
+ * The day a text names in the locale's short date format, or null when it does not parse there
+ * (wrong field count, a field that is not a number, a year that is not 2 or 4 digits, a day
+ * that does not exist).
+ */
+export function parseShortDate(text: string, locale: string): DayOfYear | null {
+  const { order, separators } = shortDateFormat(locale);
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  const splitter = new RegExp(`[${separators.map((s) => s.replace(/[\\\]^-]/g, "\\$&")).join("")}\\s]+`);
+  const fields = trimmed.split(splitter);
+  if (fields.length !== order.length || fields.some((field) => !/^\d+$/.test(field))) return null;
+  const value: DayOfYear = { year: 0, month: 0, day: 0 };
+  for (const [index, name] of order.entries()) {
+    const field = fields[index]!;
+    if (name === "year") {
+      if (field.length !== 2 && field.length !== 4) return null;
+      value.year = fullYear(field);
+    } else {
+      if (field.length > 2) return null;
+      value[name] = Number(field);
+    }
+  }
+  return exists(value) ? value : null;
+}
+
+/** The text of a day in the locale's short date format. */
+export function formatShortDate(value: DayOfYear, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "short", timeZone: "UTC" }).format(
+    new Date(Date.UTC(value.year, value.month - 1, value.day)),
+  );
+}
+
+export type DateTextState =
+  | { kind: "empty" }
+  | { kind: "invalid" }
+  | { kind: "disabled"; value: DayOfYear }
+  | { kind: "valid"; value: DayOfYear };
+
+/** What a typed text is: empty, invalid, a disabled day, or a valid day. */
+export function readDateText(
+  text: string,
+  locale: string,
+  isDayDisabled?: (value: DayOfYear) => boolean,
+): DateTextState {
+  if (!text.trim()) return { kind: "empty" };
+  const value = parseShortDate(text, locale);
+  if (!value) return { kind: "invalid" };
+  if (isDayDisabled?.(value)) return { kind: "disabled", value };
+  return { kind: "valid", value };
+}

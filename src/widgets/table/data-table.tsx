@@ -1,0 +1,204 @@
+/**
+ * The sortable and searchable table (spec 02 section 2): TanStack Table sorts the rows (a
+ * header button per sortable column, aria-sort on its header cell); an optional search box
+ * above filters them with the caller's rule. Narrow screens scroll it sideways (a focusable
+ * region) or, with stackOnPhone, show each row as a card labelled by the column names.
+ */
+import { Trans } from "@lingui/react/macro";
+import {
+  createSortedRowModel,
+  rowSortingFeature,
+  tableFeatures,
+  useTable,
+  type ColumnDef,
+  type RowData,
+  type SortingState,
+} from "@tanstack/react-table";
+import { useId, useMemo, useState, type ReactNode } from "react";
+import { SearchBox } from "./search-box.tsx";
+import { compareSortValues, type SortValue } from "./sort-values.ts";
+
+export type TableColumn<Row> = {
+  id: string;
+  /** The column's name: its header, and each cell's label when rows stack on a phone. */
+  header: string;
+  /** The header is read by screen readers only (a chevron column). */
+  hideHeader?: boolean;
+  cell: (row: Row) => ReactNode;
+  /** The value the column sorts by; without it the column does not sort. Null sorts last. */
+  sortValue?: (row: Row) => SortValue;
+  className?: string;
+};
+
+export type TableSearch<Row> = {
+  label: string;
+  hint?: string;
+  /** Whether a row matches the (untrimmed) text; called only for a non-blank text. */
+  matches: (row: Row, text: string) => boolean;
+};
+
+export type DataTableProps<Row extends RowData> = {
+  rows: readonly Row[];
+  columns: readonly TableColumn<Row>[];
+  rowKey: (row: Row) => string;
+  caption: string;
+  search?: TableSearch<Row>;
+  initialSort?: { id: string; descending?: boolean };
+  /** Shown instead of the table when there are no rows at all. */
+  emptyText?: ReactNode;
+  /** Says how many rows are shown, under the search box (a status). */
+  status?: (shown: number, total: number) => ReactNode;
+  className?: string;
+  stackOnPhone?: boolean;
+};
+
+const features = tableFeatures({ rowSortingFeature, sortedRowModel: createSortedRowModel() });
+
+export function DataTable<Row extends RowData>({
+  rows,
+  columns,
+  rowKey,
+  caption,
+  search,
+  initialSort,
+  emptyText,
+  status,
+  className,
+  stackOnPhone = false,
+}: DataTableProps<Row>) {
+  const statusId = useId();
+  const [text, setText] = useState("");
+  const [sorting, setSorting] = useState<SortingState>(
+    initialSort ? [{ id: initialSort.id, desc: initialSort.descending ?? false }] : [],
+  );
+  const shownRows = useMemo(
+    () => (search && text.trim() !== "" ? rows.filter((row) => search.matches(row, text)) : [...rows]),
+    [rows, search, text],
+  );
+  const columnDefs = useMemo<ColumnDef<typeof features, Row>[]>(
+    () =>
+      columns.map((column) => {
+        const sortValue = column.sortValue;
+        return {
+          id: column.id,
+          accessorFn: (row: Row) => (sortValue ? (sortValue(row) ?? undefined) : undefined),
+          header: column.header,
+          enableSorting: sortValue !== undefined,
+          sortDescFirst: false,
+          // Null (never, none) sorts after the values whichever the direction.
+          sortUndefined: "last" as const,
+          sortFn: (a, b, columnId) =>
+            compareSortValues(a.getValue<SortValue>(columnId), b.getValue<SortValue>(columnId)),
+        };
+      }),
+    [columns],
+  );
+  const table = useTable({
+    features,
+    columns: columnDefs,
+    data: shownRows,
+    getRowId: (row) => rowKey(row),
+    state: { sorting },
+    onSortingChange: setSorting,
+    enableSortingRemoval: false,
+  });
+  const byId = new Map(columns.map((column) => [column.id, column]));
+  const sortedRows = table.getRowModel().rows;
+  const tableClasses = ["data-table", stackOnPhone ? "data-table--stack-on-phone" : "", className ?? ""];
+
+  return (
+    <div className="data-table-widget">
+      {search ? (
+        <SearchBox
+          label={search.label}
+          hint={search.hint}
+          value={text}
+          onChange={setText}
+          describedBy={status ? statusId : undefined}
+        />
+      ) : null}
+      {status ? (
+        <p id={statusId} className="data-table-widget__status" role="status">
+          {status(shownRows.length, rows.length)}
+        </p>
+      ) : null}
+      {rows.length === 0 && emptyText ? (
+        <p className="empty-state" role="status">
+          {emptyText}
+        </p>
+      ) : shownRows.length === 0 ? (
+        <p className="empty-state" role="status">
+          <Trans id="clinro_no_matches_found">No matches found</Trans>
+        </p>
+      ) : (
+        // A scrolling region must take focus for keyboard users to scroll it (WCAG 2.1.1).
+        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+        <div className="table-scroll" role="region" tabIndex={0} aria-label={caption}>
+          <table className={tableClasses.filter(Boolean).join(" ")}>
+            <caption className="visually-hidden">{caption}</caption>
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => {
+                    const column = byId.get(header.column.id);
+                    const sorted = header.column.getIsSorted();
+                    const canSort = header.column.getCanSort();
+                    const name = column?.header ?? header.column.id;
+                    return (
+                      <th
+                        key={header.id}
+                        scope="col"
+                        aria-sort={
+                          canSort
+                            ? sorted === "asc"
+                              ? "ascending"
+                              : sorted === "desc"
+                                ? "descending"
+                                : "none"
+                            : undefined
+                        }
+                      >
+                        {canSort ? (
+                          <button
+                            type="button"
+                            className="sort-button"
+                            onClick={header.column.getToggleSortingHandler()}
+                          >
+                            {name}
+                            <span className="sort-button__icon" aria-hidden="true">
+                              {sorted === "asc" ? "▲" : sorted === "desc" ? "▼" : "↕"}
+                            </span>
+                          </button>
+                        ) : column?.hideHeader ? (
+                          <span className="visually-hidden">{name}</span>
+                        ) : (
+                          name
+                        )}
+                      </th>
+                    );
+                  })}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {sortedRows.map((row) => (
+                <tr key={row.id}>
+                  {columns.map((column, index) => (
+                    <td
+                      key={column.id}
+                      className={column.className}
+                      data-label={index > 0 && !column.hideHeader ? column.header : undefined}
+                      aria-hidden={column.hideHeader || undefined}
+                    >
+                      {column.cell(row.original)}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

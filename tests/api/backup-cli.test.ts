@@ -1,0 +1,249 @@
+/**
+ * `clinro backup FILE` and `clinro restore FILE`: the demo data and an uploaded file, backed up
+ * from PGlite, restored into an empty data directory (through the real command) and into an
+ * empty PostgreSQL, then backed up from PostgreSQL and restored into PGlite again. Every table's
+ * row count, every file's bytes and the audit chain come back as they were.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyAuditChain } from "../../server/audit/audit-chain.ts";
+import { withAuditActor } from "../../server/audit/audit-trail.ts";
+import { tableRowCounts } from "../../server/backup/backup.ts";
+import { runCli } from "../../server/cli/run-cli.ts";
+import { openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
+import { participants, uploadedFileContents, uploadedFiles, users } from "../../server/db/schema.ts";
+import { seedDemo } from "../../server/db/seed/demo.ts";
+import { saveFileContent } from "../../server/files/file-store.ts";
+import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";
+import { testImage } from "../support/test-images.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const adminUrl = process.env.TEST_DATABASE_URL || undefined;
+
+type Said = { code: number; out: string[]; err: string[] };
+
+async function cli(argv: string[], database: DatabaseHandle): Promise<Said> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(
+    argv,
+    { out: (line) => out.push(line), err: (line) => err.push(line) },
+    { database },
+  );
+  return { code, out, err };
+}
+
+/** The real command, as `npm run clinro -- ...` runs it. */
+function command(args: string[], env: Record<string, string>) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "server/cli/main.ts", ...args],
+      { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: "", ...env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function files(db: Database) {
+  return db
+    .select({
+      id: uploadedFileContents.fileId,
+      sha256: uploadedFileContents.sha256,
+      content: uploadedFileContents.content,
+    })
+    .from(uploadedFileContents)
+    .orderBy(asc(uploadedFileContents.fileId));
+}
+
+describe("clinro backup and restore", () => {
+  let workDir = "";
+  let source: DatabaseHandle;
+  let sourceCounts: Record<string, number>;
+  let sourceChain: Awaited<ReturnType<typeof verifyAuditChain>>;
+  let sourceFiles: Awaited<ReturnType<typeof files>>;
+  let image: Uint8Array;
+  let backupFile = "";
+
+  beforeAll(async () => {
+    workDir = await mkdtemp(path.join(tmpdir(), "clinro-backup-"));
+    source = await openDatabase({ kind: "pglite" });
+    await source.migrate();
+    await seedDemo(source.db);
+    // An upload of the coordinator's, through the same writes as the upload call.
+    image = await testImage("jpeg", 120, 90, 7);
+    const [coordinator] = await source.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, "coordinator@demo.test"));
+    const [participant] = await source.db.select({ id: participants.id }).from(participants).limit(1);
+    await withAuditActor(source.db, coordinator!.id, async (tx) => {
+      const [file] = await tx
+        .insert(uploadedFiles)
+        .values({
+          userId: coordinator!.id,
+          participantId: participant!.id,
+          moduleName: "clinro",
+          platform: "clinro",
+          fileName: "backup-photo.jpeg",
+          storedName: "backup-photo.jpeg",
+          contentType: "image/jpeg",
+          sizeBytes: image.length,
+        })
+        .returning({ id: uploadedFiles.id });
+      await saveFileContent(tx, file!.id, image);
+    });
+    sourceCounts = await tableRowCounts(source.db);
+    sourceChain = await verifyAuditChain(source.db);
+    sourceFiles = await files(source.db);
+    backupFile = path.join(workDir, "clinro.backup.gz");
+  }, 120_000);
+
+  afterAll(async () => {
+    await source?.close();
+    if (workDir) await rm(workDir, { recursive: true, force: true });
+  });
+
+  const expectSameAsSource = async (db: Database) => {
+    expect(await tableRowCounts(db)).toEqual(sourceCounts);
+    const chain = await verifyAuditChain(db);
+    expect(chain.broken).toBeUndefined();
+    expect(chain).toEqual(sourceChain);
+    const restoredFiles = await files(db);
+    expect(restoredFiles.map((file) => [file.id, file.sha256])).toEqual(
+      sourceFiles.map((file) => [file.id, file.sha256]),
+    );
+    for (const [index, file] of restoredFiles.entries()) {
+      expect(Buffer.compare(Buffer.from(file.content), Buffer.from(sourceFiles[index]!.content))).toBe(0);
+    }
+  };
+
+  it("writes a backup readable by its owner only, with every table and file", async () => {
+    expect(sourceCounts.uploaded_file_contents).toBeGreaterThan(1);
+    expect(sourceCounts.audit_log).toBeGreaterThan(100);
+    const said = await cli(["backup", backupFile], source);
+    expect(said.err).toEqual([]);
+    expect(said.code).toBe(0);
+    const total = Object.values(sourceCounts).reduce((sum, count) => sum + count, 0);
+    expect(said.out[0]).toBe(
+      `Backed up ${total} rows of ${Object.keys(sourceCounts).length} tables (pglite) to ${backupFile}.`,
+    );
+    expect((await stat(backupFile)).mode & 0o777).toBe(0o600);
+    const lines = gunzipSync(await readFile(backupFile))
+      .toString("utf8")
+      .trimEnd()
+      .split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "clinro-backup", version: 1, engine: "pglite" });
+    expect(JSON.parse(lines.at(-1)!)).toEqual({ end: sourceCounts });
+    // The image is in the file, as hex.
+    expect(lines.some((line) => line.includes(Buffer.from(image).toString("hex")))).toBe(true);
+  });
+
+  it("refuses to overwrite a file, and to restore into a database that holds rows", async () => {
+    const again = await cli(["backup", backupFile], source);
+    expect(again).toMatchObject({ code: 1, err: [`${backupFile} already exists; nothing was written.`] });
+    const into = await cli(["restore", backupFile], source);
+    expect(into.code).toBe(1);
+    expect(into.err[0]).toMatch(
+      /^The database is not empty \(.*users: \d+ rows.*\); a backup is restored only into an empty database\. Nothing was changed\.$/,
+    );
+    expect(await tableRowCounts(source.db)).toEqual(sourceCounts);
+  });
+
+  it("refuses a file that is no backup, and a cut one, leaving the database empty", async () => {
+    const target = await openDatabase({ kind: "pglite" });
+    try {
+      await target.migrate();
+      const empty = await tableRowCounts(target.db);
+      const notBackup = path.join(workDir, "not-a-backup.gz");
+      await writeFile(notBackup, gzipSync('{"hello":"world"}\n'));
+      expect(await cli(["restore", notBackup], target)).toMatchObject({
+        code: 1,
+        err: [`${notBackup} is not a ClinRO backup.`],
+      });
+      const lines = gunzipSync(await readFile(backupFile))
+        .toString("utf8")
+        .split("\n");
+      const cut = path.join(workDir, "cut.gz");
+      await writeFile(cut, gzipSync(lines.slice(0, Math.floor(lines.length / 2)).join("\n")));
+      expect(await cli(["restore", cut], target)).toMatchObject({
+        code: 1,
+        err: [`${cut} is cut short (no end line): nothing was restored.`],
+      });
+      expect(await tableRowCounts(target.db)).toEqual(empty);
+      expect(Object.values(empty).every((count) => count === 0)).toBe(true);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it("restores into an empty data directory through `npm run clinro -- restore`: every row, file and the audit chain", async () => {
+    const dataDir = path.join(workDir, "restored-data");
+    const restored = await command(["restore", backupFile], { DATA_DIR: dataDir });
+    expect(restored.stderr).toBe("");
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(
+      /^Restored \d+ rows of \d+ tables from .* \(made .* on pglite\) into pglite\./,
+    );
+    const target = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pglite") });
+    try {
+      await expectSameAsSource(target.db);
+      // The sequences go on after the restored ids, and new writes chain onto the restored audit trail.
+      const [admin] = await target.db.select({ id: users.id }).from(users).orderBy(asc(users.id)).limit(1);
+      const [added] = await withAuditActor(target.db, admin!.id, (tx) =>
+        tx
+          .insert(participants)
+          .values({ studyId: 101, siteId: 1011, fname: "After", lname: "Restore", subjectId: "MDD-AFTER" })
+          .returning({ id: participants.id }),
+      );
+      expect(added!.id).toBeGreaterThan(sourceCounts.participants!);
+      const chain = await verifyAuditChain(target.db);
+      expect(chain.broken).toBeUndefined();
+      expect(chain.rows).toBe(sourceChain.rows + 1);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
+
+  describe.skipIf(!adminUrl)(
+    adminUrl ? "on PostgreSQL" : "on PostgreSQL (skipped: TEST_DATABASE_URL is not set)",
+    () => {
+      let drop: (() => Promise<void>) | undefined;
+      let postgresTarget: DatabaseHandle | undefined;
+      afterAll(async () => {
+        await postgresTarget?.close();
+        await drop?.();
+      });
+
+      it("restores the PGlite backup into an empty PostgreSQL, and a backup of that back into PGlite", async () => {
+        const created = await createThrowawayDatabase(adminUrl!, "restore");
+        drop = created.drop;
+        postgresTarget = await openDatabase({ kind: "postgres", url: created.url, maxConnections: 2 });
+        const restored = await cli(["restore", backupFile], postgresTarget);
+        expect(restored.err).toEqual([]);
+        expect(restored.code).toBe(0);
+        await expectSameAsSource(postgresTarget.db);
+
+        const fromPostgres = path.join(workDir, "from-postgres.gz");
+        const backedUp = await cli(["backup", fromPostgres], postgresTarget);
+        expect(backedUp.code).toBe(0);
+        expect(backedUp.out[0]).toMatch(/\(postgres\)/);
+        const back = await openDatabase({ kind: "pglite" });
+        try {
+          expect((await cli(["restore", fromPostgres], back)).code).toBe(0);
+          await expectSameAsSource(back.db);
+        } finally {
+          await back.close();
+        }
+      }, 120_000);
+    },
+  );
+});

@@ -1,0 +1,445 @@
+import { mkdir } from "node:fs/promises";
+import { webcrypto } from "node:crypto";
+import { type Page, type Response } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
+import type {
+  ConsentDefinitionResponse,
+  ConsentParticipant,
+  ConsentParticipantsResponse,
+} from "../../src/contracts/consent-calls.ts";
+import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
+import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
+import { OutboxPage } from "./pages/outbox-page.ts";
+import { signInAs, storedUser } from "./pages/login-page.ts";
+import { mailsTo } from "../support/mail-drop.ts";
+import { expectNoSeriousViolations } from "./support/axe.ts";
+import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
+import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
+
+const WITNESS = "witness@demo.test";
+const MDD_301 = 101;
+/** The demo's second MDD-301 site holds participants awaiting the participant (demo seed). */
+const SECOND_SITE = 1012;
+const MAIN_CONSENT = "Main Study Informed Consent";
+const SCREENS = "/work/screens/consents";
+const SIZES = [
+  { name: "1024x768", width: 1024, height: 768 },
+  { name: "768x1024", width: 768, height: 1024 },
+  { name: "390x844", width: 390, height: 844 },
+];
+const DECISION_AGREE = "Yes, I agree to take part / Sí, acepto participar";
+/** The prompts of the main consent before the decision, by the start of their labels. */
+const PROMPTS = [
+  "Welcome to the MDD-301",
+  "Purpose of the study",
+  "What happens",
+  "Risks and benefits",
+  "Resumen en español",
+];
+
+// The tests sign real participants, one after another: each takes the first still awaiting the
+// participant, or (when it stores nothing) the last.
+test.describe.configure({ mode: "default" });
+
+/** A response the page or its service worker (which may flush the outbox) received. */
+function responseTo(page: Page, matches: (response: Response) => boolean) {
+  return page.context().waitForEvent("response", { predicate: matches, timeout: 60_000 });
+}
+
+async function signedIn(page: Page, username: string) {
+  await signInAs(page, username, DEMO_PASSWORD);
+  await expect(page).toHaveURL(/\/studies$/);
+}
+
+async function mainConsentId(page: Page) {
+  const list = new ConsentListPage(page);
+  await list.goto(MDD_301, SECOND_SITE);
+  const href = await list.row(MAIN_CONSENT).getByRole("link").getAttribute("href");
+  return Number(/\/consents\/(\d+)$/.exec(href ?? "")?.[1]);
+}
+
+/** A participant of the second site still awaiting the participant's signature: the first or the last. */
+async function awaitingParticipant(page: Page, consentId: number, which: "first" | "last") {
+  const body: ConsentParticipantsResponse = await new ConsentParticipantsPage(page).goto(
+    MDD_301,
+    SECOND_SITE,
+    consentId,
+  );
+  const awaiting = body.participants.filter((p) => p.consent_participant_status === "awaiting_participant");
+  const found = which === "first" ? awaiting[0] : awaiting.at(-1);
+  expect(found, "a demo participant awaiting the participant").toBeDefined();
+  return found!;
+}
+
+/** What the server holds for the participant: the definition call with the user's token. */
+async function stored(page: Page, participant: ConsentParticipant) {
+  const user = await storedUser(page);
+  const response = await page.request.get(
+    `/control/v2/clinro/consent?consent_id=${participant.consent_id}&version=${participant.consent_version}&ptp_id=${participant.id}`,
+    { headers: { Authorization: `Bearer ${String(user?.token)}`, version: "010" } },
+  );
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ConsentDefinitionResponse;
+}
+
+function pathOf(participant: ConsentParticipant) {
+  return {
+    studyId: MDD_301,
+    siteId: SECOND_SITE,
+    consentId: participant.consent_id,
+    participantId: participant.id,
+    version: participant.consent_version,
+  };
+}
+
+/** The participant's part on the clinician's tablet: the prompts, the decision, a drawn signature. */
+async function participantPart(consent: ConsentCompletionPage) {
+  await expect(consent.survey.progressText()).toHaveText("1 of 10");
+  for (const prompt of PROMPTS) await consent.next(prompt);
+  await expect(consent.heading("Do you agree to take part")).toBeFocused();
+  await consent.survey.choose(DECISION_AGREE);
+  await consent.survey.next().click();
+  await expect(consent.heading("Participant signature")).toBeFocused();
+  await expect(consent.mode("Draw")).toBeChecked();
+  await expect(consent.sign()).toBeDisabled();
+  await consent.draw();
+  await expect(consent.sign()).toBeEnabled();
+  await consent.sign().click();
+  // No password for the participant: the manifestation at once.
+  await expect(consent.passwordDialog()).toHaveCount(0);
+  await expect(consent.manifestation()).toContainText("Participant consent");
+  await expect(consent.manifestation()).toContainText("Printed name");
+  await consent.survey.next().click();
+  await consent.next("Statement of the person obtaining consent");
+  await expect(consent.heading("Signature of the person obtaining consent")).toBeFocused();
+}
+
+test("the coordinator and the witness complete the main consent; the completed consent downloads", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signedIn(page, COORDINATOR);
+  const consentId = await mainConsentId(page);
+  const participant = await awaitingParticipant(page, consentId, "first");
+  const consent = new ConsentCompletionPage(page);
+  await consent.goto(pathOf(participant));
+  await participantPart(consent);
+
+  // The coordinator's own signature: typed, with the password asked again.
+  await expect(consent.mode("Upload image")).toHaveCount(0);
+  await consent.mode("Type").click();
+  await expect(consent.sign()).toBeDisabled();
+  await consent.typedName().fill("Casey Coordinator");
+  await expect(consent.sign()).toBeEnabled();
+  await consent.sign().click();
+  await consent.confirmPassword("WrongPass1!");
+  await expect(consent.passwordDialog().getByRole("alert")).toHaveText(
+    "The password is not correct. Nothing was signed. Type your password again.",
+  );
+  await consent.confirmPassword(DEMO_PASSWORD);
+  await expect(consent.passwordDialog()).toHaveCount(0);
+  await expect(consent.manifestation()).toContainText("Consent obtained by");
+  // The printed name of a staff signature is the account's name; the typed text is the mark.
+  const coordinatorName = String((await storedUser(page))?.name);
+  await expect(consent.manifestation()).toContainText(coordinatorName);
+  await expect(consent.manifestation()).toContainText("Casey Coordinator");
+  // The witness's questions are not the coordinator's: this is the last one.
+  const posted = responseTo(page, (response) =>
+    response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
+  );
+  await consent.finishClose().click();
+  const answer = await posted;
+  expect(answer.status()).toBe(200);
+  const sent = answer.request().postDataJSON() as { signing?: { password_ciphertext: string } };
+  expect(sent.signing?.password_ciphertext).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
+  expect(JSON.stringify(sent)).not.toContain(DEMO_PASSWORD);
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`));
+  await expect(page.getByRole("status").filter({ hasText: "The consent was signed" })).toBeVisible();
+  const afterCoordinator = await stored(page, participant);
+  expect(afterCoordinator.status).toBe("awaiting_witness");
+  expect(afterCoordinator.signatures.map((s) => [s.role, s.signature_type])).toEqual([
+    ["participant", "draw"],
+    ["clinro", "text"],
+  ]);
+
+  // The witness: earlier answers read-only, the witness statement and signature through the
+  // witness endpoint.
+  await page.context().clearCookies();
+  await page.evaluate(() => localStorage.clear());
+  await signedIn(page, WITNESS);
+  await consent.goto(pathOf(participant));
+  for (const prompt of PROMPTS) await consent.next(prompt);
+  await expect(consent.heading("Do you agree to take part")).toBeFocused();
+  await expect(page.getByRole("radio", { name: DECISION_AGREE })).toBeChecked();
+  await consent.survey.next().click();
+  await expect(consent.heading("Participant signature")).toBeFocused();
+  await expect(consent.manifestation()).toContainText("Participant consent");
+  await expect(page.getByRole("button", { name: "Sign again" })).toHaveCount(0);
+  await consent.survey.next().click();
+  await expect(consent.heading("Signature of the person obtaining consent")).toBeFocused();
+  await expect(consent.manifestation()).toContainText(coordinatorName);
+  await expect(consent.manifestation()).toContainText("Casey Coordinator");
+  await consent.survey.next().click();
+  await consent.next("Statement of the impartial witness");
+  await expect(consent.heading("Impartial witness signature")).toBeFocused();
+  await consent.mode("Type").click();
+  await consent.typedName().fill("Wendy Witness");
+  await consent.sign().click();
+  await consent.confirmPassword(DEMO_PASSWORD);
+  await expect(consent.manifestation()).toContainText("Witnessed by");
+  const witnessed = responseTo(page, (response) =>
+    response.url().endsWith(`/control/v2/witness/participant/${participant.id}/consent`),
+  );
+  await consent.finishClose().click();
+  expect((await witnessed).status()).toBe(200);
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`));
+  expect((await stored(page, participant)).status).toBe("complete");
+
+  // The participant is completed: See consent downloads the PDF.
+  const participants = new ConsentParticipantsPage(page);
+  await participants.goto(MDD_301, SECOND_SITE, consentId);
+  const download = page.waitForEvent("download");
+  await participants
+    .row(participant.id)
+    .getByRole("button", { name: /See consent/ })
+    .click();
+  expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
+});
+
+test("a consent signed offline arrives once when the network returns", async ({ page, context }) => {
+  test.setTimeout(180_000);
+  await signedIn(page, COORDINATOR);
+  const consentId = await mainConsentId(page);
+  const participant = await awaitingParticipant(page, consentId, "first");
+  const consent = new ConsentCompletionPage(page);
+  await consent.goto(pathOf(participant));
+  await participantPart(consent);
+
+  // Offline from the clinician's signature on: the password is checked on the device.
+  await context.setOffline(true);
+  await consent.mode("Type").click();
+  await consent.typedName().fill("Casey Coordinator");
+  await consent.sign().click();
+  await consent.confirmPassword(DEMO_PASSWORD);
+  await expect(consent.manifestation()).toContainText("Consent obtained by");
+  await consent.finishClose().click();
+  // The signature image's upload goes first: it is the one that fails (spec 02, "Submit").
+  await expect(page.getByRole("alertdialog", { name: /^(Network error|Files not uploaded)$/ })).toBeVisible({
+    timeout: 15_000,
+  });
+
+  const posted = responseTo(page, (response) =>
+    response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
+  );
+  await context.setOffline(false);
+  expect((await posted).status()).toBe(200);
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`), { timeout: 15_000 });
+  const held = await stored(page, participant);
+  expect(held.status).toBe("awaiting_witness");
+  // One signing: one participant and one clinician signature, not two of each.
+  expect(held.signatures.map((s) => s.role)).toEqual(["participant", "clinro"]);
+});
+
+test("the signature question's modes, file checks and accessibility, with screenshots", async ({ page }) => {
+  test.setTimeout(180_000);
+  await mkdir(SCREENS, { recursive: true });
+  await signedIn(page, COORDINATOR);
+  const consentId = await mainConsentId(page);
+  const participant = await awaitingParticipant(page, consentId, "last");
+  const consent = new ConsentCompletionPage(page);
+  await consent.goto(pathOf(participant));
+
+  const shoot = async (name: string) => {
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await page.screenshot({ path: `${SCREENS}/completion-${name}-${size.name}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1024, height: 768 });
+  };
+
+  await expect(consent.heading("Welcome to the MDD-301")).toBeFocused();
+  await consent.share().click();
+  await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Email" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shoot("question");
+  await consent.share().click();
+  await expect(consent.share()).toBeFocused();
+  await consent.survey.next().click();
+
+  for (const prompt of PROMPTS.slice(1)) await consent.next(prompt);
+  await consent.survey.choose(DECISION_AGREE);
+  await consent.survey.next().click();
+  await expect(consent.heading("Participant signature")).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await consent.draw();
+  await shoot("signature-draw");
+
+  await consent.mode("Type").click();
+  await expect(consent.sign()).toBeDisabled();
+  await consent.typedName().fill("Ana Ruiz");
+  await expect(consent.sign()).toBeEnabled();
+  await shoot("signature-type");
+
+  await consent.mode("Camera").click();
+  await expect(consent.sign()).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Take a photo of the signature" })).toBeVisible();
+  await shoot("signature-camera");
+
+  await consent.mode("Upload image").click();
+  await expect(consent.sign()).toBeDisabled();
+  await consent
+    .imageInput()
+    .setInputFiles({ name: "signature.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Sorry, we can't accept this file type." }),
+  ).toHaveText("Sorry, we can't accept this file type. Please try with a different type of file.");
+  await consent.imageInput().setInputFiles({
+    name: "signature.png",
+    mimeType: "image/png",
+    buffer: Buffer.alloc(2.5 * 1024 * 1024 + 1),
+  });
+  await expect(page.getByRole("alert").filter({ hasText: "Your image exceeded" })).toHaveText(
+    "Your image exceeded 2.5 mb. Please reduce the file size.",
+  );
+  await expect(consent.sign()).toBeDisabled();
+  await consent.imageInput().setInputFiles("server/db/seed/consents/drawn-signature.png");
+  await expect(consent.sign()).toBeEnabled();
+  await expect(page.getByRole("img", { name: "The signature to sign with" })).toBeVisible();
+  await shoot("signature-image");
+
+  await consent.sign().click();
+  await expect(consent.manifestation()).toContainText("Participant consent");
+  await expect(consent.manifestation()).toContainText(`${participant.firstname} ${participant.lastname}`);
+  await expectNoSeriousViolations(page);
+  await shoot("manifestation");
+
+  await consent.survey.next().click();
+  await consent.next("Statement of the person obtaining consent");
+  await consent.mode("Type").click();
+  await consent.typedName().fill("Casey Coordinator");
+  await consent.sign().click();
+  await expect(consent.passwordDialog()).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await shoot("password");
+  await consent.passwordDialog().getByRole("button", { name: "Cancel" }).click();
+  // Cancelled: nothing signed.
+  await expect(consent.manifestation()).toHaveCount(0);
+
+  // Close asks first; Quit returns to the consent page.
+  await consent.close().click();
+  const quit = page.getByRole("dialog", { name: "Quit this consent?" });
+  await expect(quit).toBeVisible();
+  await quit.getByRole("button", { name: "Quit" }).click();
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}$`));
+});
+
+/** A verifier (as signing-verifier.ts makes it) of another password than the account's. */
+async function verifierOf(password: string) {
+  const salt = webcrypto.getRandomValues(new Uint8Array(16));
+  const material = await webcrypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(password),
+    "PBKDF2",
+    false,
+    ["deriveBits"],
+  );
+  const iterations = 1000;
+  const bits = await webcrypto.subtle.deriveBits(
+    { name: "PBKDF2", hash: "SHA-256", salt, iterations },
+    material,
+    256,
+  );
+  return {
+    algorithm: "PBKDF2-SHA-256",
+    iterations,
+    salt: Buffer.from(salt).toString("base64"),
+    hash: Buffer.from(bits).toString("base64"),
+  };
+}
+
+test("a signature whose password the server refuses stays failed in the queue, with a clear message", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signedIn(page, COORDINATOR);
+  const consentId = await mainConsentId(page);
+  const participant = await awaitingParticipant(page, consentId, "last");
+  const consent = new ConsentCompletionPage(page);
+  await consent.goto(pathOf(participant));
+  await participantPart(consent);
+
+  // This device's verifier is of another password (as after a change made elsewhere): the
+  // tablet accepts it, the server must not.
+  const userId = Number((await storedUser(page))?.id);
+  const verifier = await verifierOf("NotThePassword1!");
+  await page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open("clinro-signing");
+        open.onerror = () => reject(open.error ?? new Error("open"));
+        open.onsuccess = () => {
+          const transaction = open.result.transaction("keys", "readwrite");
+          transaction.objectStore("keys").put(value, key);
+          transaction.oncomplete = () => resolve();
+          transaction.onerror = () => reject(transaction.error ?? new Error("put"));
+        };
+      }),
+    { key: `verifier:${userId}`, value: verifier },
+  );
+  await consent.mode("Type").click();
+  await consent.typedName().fill("Casey Coordinator");
+  await consent.sign().click();
+  await consent.confirmPassword("NotThePassword1!");
+  await expect(consent.manifestation()).toContainText("Consent obtained by");
+  const refused = responseTo(page, (response) =>
+    response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
+  );
+  await consent.finishClose().click();
+  const answer = await refused;
+  expect(answer.status()).toBe(422);
+  expect(((await answer.json()) as { code: string }).code).toBe("signing_password_invalid");
+  await expect(page.getByRole("alertdialog", { name: "Submission not accepted" })).toBeVisible();
+
+  // Kept, failed and explained in the queue; nothing stored.
+  const outbox = new OutboxPage(page);
+  await outbox.goto();
+  const item = outbox.item(`${MAIN_CONSENT}: ${participant.firstname} ${participant.lastname}`);
+  await expect(item).toContainText("Refused by the server, not retried automatically");
+  await expect(item).toContainText("The password entered for the signature is not correct");
+  const held = await stored(page, participant);
+  expect(held.status).toBe("awaiting_participant");
+  expect(held.signatures).toEqual([]);
+});
+
+test("emailing the consent from its share menu puts a mail with the PDF in the mail drop", async ({
+  page,
+}) => {
+  await signedIn(page, COORDINATOR);
+  const consentId = await mainConsentId(page);
+  const body: ConsentParticipantsResponse = await new ConsentParticipantsPage(page).goto(
+    MDD_301,
+    SECOND_SITE,
+    consentId,
+  );
+  const participant = body.participants.find(
+    (p) => p.consent_participant_status === "awaiting_participant" && p.email,
+  );
+  expect(participant, "a demo participant with an email, awaiting the participant").toBeDefined();
+  const address = participant!.email!;
+  const before = (await mailsTo(E2E_DATA_DIR, address)).length;
+
+  const consent = new ConsentCompletionPage(page);
+  await consent.goto(pathOf(participant!));
+  await consent.share().click();
+  await page.getByRole("button", { name: "Email" }).click();
+  await expect(page.getByText("Email sent")).toBeVisible();
+
+  await expect
+    .poll(async () => (await mailsTo(E2E_DATA_DIR, address)).length, { timeout: 15_000 })
+    .toBe(before + 1);
+  const mail = (await mailsTo(E2E_DATA_DIR, address)).at(-1)!;
+  const pdf = mail.attachments.find((part) => part.contentType === "application/pdf");
+  expect(pdf, "the consent PDF attached").toBeDefined();
+  expect(pdf!.content.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+});

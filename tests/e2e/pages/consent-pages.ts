@@ -1,0 +1,56 @@
+import { expect, type Page } from "@playwright/test";
+import type { ConsentParticipantsResponse } from "../../../src/contracts/consent-calls.ts";
+
+/** The consent search list: /studies/{studyId}/sites/{siteId}/consents. */
+export class ConsentListPage {
+  constructor(private readonly page: Page) {}
+
+  readonly heading = () => this.page.getByRole("heading", { level: 1, name: "Consents" });
+  readonly box = () => this.page.getByRole("searchbox", { name: "Search consents by name" });
+  readonly clear = () => this.page.getByRole("button", { name: "Clear" });
+  readonly table = () => this.page.getByRole("table", { name: "Consents of this site" });
+  readonly row = (title: string) => this.table().getByRole("row").filter({ hasText: title });
+  readonly noMatches = () => this.page.getByText("No matches found");
+
+  async goto(studyId: number, siteId: number) {
+    await this.page.goto(`/studies/${studyId}/sites/${siteId}/consents`);
+    await expect(this.heading()).toBeVisible();
+  }
+}
+
+/** The participants of one consent: /studies/{studyId}/sites/{siteId}/consents/{consentId}. */
+export class ConsentParticipantsPage {
+  constructor(private readonly page: Page) {}
+
+  readonly heading = (title: string) => this.page.getByRole("heading", { level: 1, name: title });
+  readonly box = () => this.page.getByRole("searchbox", { name: "Search participants" });
+  readonly clear = () => this.page.getByRole("button", { name: "Clear" });
+  /** The groups' status bars, in page order. */
+  readonly statusBars = () => this.page.locator("main section").getByRole("heading", { level: 2 });
+  /** A group's section, named by its status bar: its title and how many participants it holds. */
+  readonly group = (title: string) =>
+    this.page.getByRole("region", { name: new RegExp(`^${title} Participants: \\d+$`) });
+  /** A participant's row, by the participant id column. */
+  readonly row = (participantId: number) =>
+    this.page
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("cell", { name: String(participantId), exact: true }) });
+  readonly noMatches = () => this.page.getByText("No matches found");
+  readonly signedMessage = () => this.page.getByRole("status").filter({ hasText: "The consent was signed." });
+
+  /**
+   * Opens the page and returns what the page's own call answered, so a test can check the
+   * groups against the server's statuses.
+   */
+  async goto(studyId: number, siteId: number, consentId: number, search = "") {
+    const answer = this.page.waitForResponse(
+      (response) =>
+        response.url().includes(`/control/v2/clinro/me/consents/${consentId}?site_id=${siteId}`) &&
+        response.ok(),
+    );
+    await this.page.goto(`/studies/${studyId}/sites/${siteId}/consents/${consentId}${search}`);
+    const body = (await (await answer).json()) as ConsentParticipantsResponse;
+    await expect(this.heading(body.title)).toBeVisible();
+    return body;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The widget gallery (Ladle, built by `npm run gallery:build` into dist-gallery/): every story
+ * opened in Chromium and checked with axe (no serious or critical violation), at desktop size,
+ * then at phone size with a screenshot of each. The stories come from the build's
+ * meta.json, so a new story is checked without touching this file.
+ */
+import { createReadStream, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe.ts";
+
+const GALLERY_DIR = path.resolve("dist-gallery");
+/** In this run's port range, next to the app's. */
+const GALLERY_PORT = Number(process.env.E2E_PORT ?? 4173) + 5;
+const SCREENS_DIR = process.env.GALLERY_SCREENS_DIR ?? path.resolve("test-results", "widget-gallery");
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".mjs": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+};
+
+type Meta = { stories: Record<string, { name: string; levels: string[] }> };
+
+function readStories(): string[] {
+  const metaPath = path.join(GALLERY_DIR, "meta.json");
+  if (!existsSync(metaPath)) throw new Error("No gallery build: run `npm run gallery:build` first.");
+  const meta = JSON.parse(readFileSync(metaPath, "utf8")) as Meta;
+  return Object.keys(meta.stories).sort();
+}
+
+let server: Server;
+
+test.beforeAll(async () => {
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://gallery");
+    const relative = decodeURIComponent(url.pathname).replace(/^\/+/, "") || "index.html";
+    let file = path.join(GALLERY_DIR, relative);
+    if (!file.startsWith(GALLERY_DIR) || !existsSync(file) || statSync(file).isDirectory()) {
+      file = path.join(GALLERY_DIR, "index.html");
+    }
+    response.writeHead(200, {
+      "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+    });
+    createReadStream(file).pipe(response);
+  });
+  await new Promise<void>((resolve) => server.listen(GALLERY_PORT, "127.0.0.1", resolve));
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function openStory(page: Page, id: string) {
+  await page.goto(`http://127.0.0.1:${GALLERY_PORT}/?story=${id}&mode=preview`);
+  await expect(page.locator("[data-storyloaded]")).toHaveCount(1, { timeout: 15_000 });
+  // Lazy widgets (PDF viewer, photo editor) show their loading text first.
+  await expect(page.getByText("Loading…", { exact: true })).toHaveCount(0);
+}
+
+const stories = readStories();
+
+test.describe.configure({ mode: "serial" });
+
+test("the gallery has a story for every widget", () => {
+  const widgets = new Set(stories.map((id) => id.split("--")[1]));
+  for (const widget of [
+    "button",
+    "checkbox",
+    "radio",
+    "dropdown",
+    "popup",
+    "modal",
+    "drawer",
+    "date-input",
+    "time-picker",
+    "phone-input",
+    "photo-capture",
+    "pdf-viewer",
+    "meters",
+    "filter-box",
+    "autocomplete-search",
+    "tooltip",
+    "video-container",
+    "table",
+    "file-upload",
+    "signature-pad",
+    "number-dropdown",
+    "toast",
+  ]) {
+    expect(widgets, `a story of ${widget}`).toContain(widget);
+  }
+});
+
+test("every story passes axe at desktop size", async ({ page }) => {
+  test.setTimeout(stories.length * 8_000);
+  for (const id of stories) {
+    await test.step(id, async () => {
+      await openStory(page, id);
+      await expectNoSeriousViolations(page);
+    });
+  }
+});
+
+// Tablet size sits between these two (the app's page tests run at 1024x768 and take tablet
+// screenshots); a third pass over every story would add minutes to the suite for little.
+for (const size of [{ name: "phone", width: 390, height: 844 }]) {
+  test(`every story passes axe at ${size.name} size (screenshots)`, async ({ page }) => {
+    test.setTimeout(stories.length * 8_000);
+    mkdirSync(SCREENS_DIR, { recursive: true });
+    await page.setViewportSize({ width: size.width, height: size.height });
+    for (const id of stories) {
+      await test.step(id, async () => {
+        await openStory(page, id);
+        await expectNoSeriousViolations(page);
+        await page.screenshot({ path: path.join(SCREENS_DIR, `${id}-${size.name}.png`) });
+      });
+    }
+  });
+}
