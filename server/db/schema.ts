@@ -50,6 +50,11 @@ export const users = pgTable("users", {
   lastLogin: timestamp("last_login", { withTimezone: true, mode: "date" }),
   /** The browser's UTC offset in minutes, from the hpi-utc-offset header of the last sign-in. */
   utcOffsetMinutes: integer("utc_offset_minutes"),
+  /** The onboarding cards the user has dismissed: 'activities', 'announcements' (spec 02 section 9). */
+  onboardingDismissed: text("onboarding_dismissed")
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdBy: integer("created_by"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
@@ -636,3 +641,42 @@ export const visitSignalSpill = pgTable("visit_signal_spill", {
   payload: text("payload").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
+
+/**
+ * Announcements to a study's staff, or to one site's (site_id set), written by a coordinator or
+ * an administrator (the inbox, spec 02). content is HTML as sanitised on the way in
+ * (server/announcements/sanitize-announcement.ts); the app sanitises it again when it shows it.
+ */
+export const announcements = pgTable(
+  "announcements",
+  {
+    id: integer("id").primaryKey().generatedAlwaysAsIdentity(),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id),
+    siteId: integer("site_id").references(() => sites.id),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    authorUserId: integer("author_user_id").references(() => users.id),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("announcements_study_site_idx").on(t.studyId, t.siteId)],
+);
+
+/** When a user read an announcement (its read event, spec 02 section 4). */
+export const announcementReads = pgTable(
+  "announcement_reads",
+  {
+    announcementId: integer("announcement_id")
+      .notNull()
+      .references(() => announcements.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.announcementId, t.userId] }),
+    index("announcement_reads_user_idx").on(t.userId),
+  ],
+);
