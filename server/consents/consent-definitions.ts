@@ -12,6 +12,7 @@
  * A definition that does not pass changes nothing.
  */
 import { and, desc, eq, ne } from "drizzle-orm";
+import { isUserSignerRole } from "../../src/contracts/roles.ts";
 import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
 import {
   parseSurveyDefinition,
@@ -48,7 +49,7 @@ export function consentProblems(definition: SurveyDefinition): DefinitionProblem
           field: "attributes.signer_role",
           message: "a consent signature needs signer_role: participant, caregiver, clinro or witness",
         });
-      } else if ((role === "clinro" || role === "witness") && question.attributes.user_type !== role) {
+      } else if (isUserSignerRole(role) && question.attributes.user_type !== role) {
         problems.push({
           question: question.id,
           field: "attributes.user_type",

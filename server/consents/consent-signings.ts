@@ -11,6 +11,7 @@ import {
   type SignerRole,
 } from "../../src/contracts/consent-calls.ts";
 import type { ConsentParticipantStatus } from "../../src/contracts/consents.ts";
+import { isUserSignerRole } from "../../src/contracts/roles.ts";
 import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
 import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
 import { questionOf } from "../../src/survey/engine/definition-lookup.ts";
@@ -178,7 +179,7 @@ export function prepareSigning(
     const role = question ? signerRoleOf(question) : undefined;
     if (!role || !isSigned(record)) continue;
     const entry = record.answer[0]!;
-    const staff = role === "clinro" || role === "witness";
+    const staff = isUserSignerRole(role);
     const capturedAt =
       staff && input.signing
         ? input.signing.capturedAt

@@ -23,6 +23,7 @@ import {
   type ConsentSubmissionResponse,
 } from "../../src/contracts/consent-calls.ts";
 import { FINISHED_CONSENT_STATUSES } from "../../src/contracts/consents.ts";
+import { isUserSignerRole } from "../../src/contracts/roles.ts";
 import type { SubmissionProblem } from "../../src/contracts/instrument-calls.ts";
 import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
 import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
@@ -88,7 +89,7 @@ function sideOf(definition: SurveyDefinition, questionId: string): "clinro" | "w
   const question = questionOf(definition, questionId);
   if (!question) return undefined;
   const role = signerRoleOf(question);
-  if (role === "clinro" || role === "witness") return role;
+  if (isUserSignerRole(role)) return role;
   return question.attributes.user_type;
 }
 
@@ -214,7 +215,7 @@ export async function receiveConsentSession(
   const staffSigned = fresh.some((record) => {
     const question = questionOf(definition, record.id)!;
     const role = signerRoleOf(question);
-    return (role === "clinro" || role === "witness") && isSigned(record);
+    return isUserSignerRole(role) && isSigned(record);
   });
   const [signer] = await tx
     .select({ name: users.name, username: users.username, passwordHash: users.passwordHash })

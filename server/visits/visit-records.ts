@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, or, sql } from "drizzle-orm";
 import type { Visit } from "../../src/contracts/visits.ts";
-import { isWitness } from "../../src/contracts/roles.ts";
+import { isWitness, ROLE_CODE } from "../../src/contracts/roles.ts";
 import type { Database } from "../db/client.ts";
 import { participants, sitePermissions, sites, studies, studyPermissions, visits } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
@@ -18,7 +18,7 @@ export type VisitRow = typeof visits.$inferSelect;
 
 /** Visits page answers of one site at most this many visits, the soonest first. */
 export const VISITS_LIST_LIMIT = 500;
-export const COORDINATOR_ROLE = "16";
+export const COORDINATOR_ROLE = ROLE_CODE.clinicalCoordinator;
 
 export function visitsForbidden() {
   return new HttpError(

@@ -23,7 +23,7 @@ import { request } from "./request.ts";
 export function requestPasswordReset(username: string) {
   return request({
     path: forgotPasswordCall.path,
-    method: "POST",
+    method: forgotPasswordCall.method,
     auth: false,
     body: { username, platform: PLATFORM },
     schema: accountMailAccepted,
@@ -36,7 +36,7 @@ export function requestPasswordReset(username: string) {
 export function requestUsernameReminder(email: string) {
   return request({
     path: forgotUsernameCall.path,
-    method: "POST",
+    method: forgotUsernameCall.method,
     auth: false,
     body: { email },
     schema: accountMailAccepted,
@@ -65,7 +65,7 @@ export const linkTokenQuery = (token: string | undefined) =>
 export function verifyLinkToken(token: string) {
   return request({
     path: verifyTokenCall.path,
-    method: "POST",
+    method: verifyTokenCall.method,
     auth: false,
     body: { token },
     schema: verifyTokenResponse,
@@ -78,7 +78,7 @@ export function verifyLinkToken(token: string) {
 export function setupPassword(body: Omit<SetupPasswordRequest, "platform_type">) {
   return request({
     path: setupPasswordCall.path,
-    method: "POST",
+    method: setupPasswordCall.method,
     auth: false,
     body: { ...body, platform_type: PLATFORM },
     schema: setupPasswordResponse,

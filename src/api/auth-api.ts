@@ -11,7 +11,7 @@ import { request } from "./request.ts";
 export function login(credentials: LoginRequest, utcOffsetMinutes: number) {
   return request({
     path: loginCall.path,
-    method: "POST",
+    method: loginCall.method,
     auth: false,
     body: credentials,
     headers: { "hpi-utc-offset": String(utcOffsetMinutes) },
@@ -25,7 +25,7 @@ export function login(credentials: LoginRequest, utcOffsetMinutes: number) {
 export function changePassword(body: ChangePasswordRequest) {
   return request({
     path: changePasswordCall.path,
-    method: "POST",
+    method: changePasswordCall.method,
     body,
     schema: changePasswordResponse,
     suppressErrorToast: true,

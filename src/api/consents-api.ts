@@ -22,6 +22,7 @@ import {
   consentParticipantsResponse,
 } from "../contracts/consent-calls.ts";
 import { myConsentsResponse } from "../contracts/consents.ts";
+import { PLATFORM } from "../contracts/roles.ts";
 import { callPath } from "../contracts/http/define-call.ts";
 import { consentKeys } from "./my-consents-api.ts";
 import { request } from "./request.ts";
@@ -135,7 +136,7 @@ export function fetchConsentPdf(
     query: {
       consent_id: consentId,
       version,
-      platform: "clinro",
+      platform: PLATFORM,
       pdf_type: printToSign ? "print_to_sign" : undefined,
     },
     headers: { Accept: "application/pdf", version: "010" },

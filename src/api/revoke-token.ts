@@ -6,7 +6,7 @@ import { logoutCall } from "../contracts/calls/account-calls.ts";
 
 export function revokeToken(token: string) {
   void fetch(logoutCall.path, {
-    method: "POST",
+    method: logoutCall.method,
     headers: { Authorization: `Bearer ${token}` },
     keepalive: true,
   }).catch(() => undefined);

@@ -17,7 +17,7 @@ import { userKeys } from "./users-api.ts";
 export function editUser(userId: number, changes: EditUserRequest) {
   return request({
     path: callPath(editUserCall, { userId }),
-    method: "PATCH",
+    method: editUserCall.method,
     body: changes,
     schema: userListItem,
     suppressErrorToast: true,

@@ -40,7 +40,7 @@ export const usersListQuery = () =>
 export function patchMe(user: Record<string, unknown>) {
   return request({
     path: patchMeCall.path,
-    method: "PATCH",
+    method: patchMeCall.method,
     body: user,
     schema: meResponse,
     suppressErrorToast: true,

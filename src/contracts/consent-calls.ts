@@ -10,6 +10,7 @@ import { z } from "zod";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { answerRecordSchema, BROWSER_INFO_MAX_CHARACTERS } from "../survey/engine/submission.ts";
 import { consentParticipantStatus, idValue } from "./consents.ts";
+import { PLATFORM, SIGNER_ROLES, USER_SIGNER_ROLES, type SignerRole } from "./roles.ts";
 
 /** Header version of the consent POSTs (spec 02 section 7). */
 export const CONSENT_HEADER_VERSION = "010";
@@ -33,12 +34,8 @@ const timestamp = z.iso.datetime({ offset: true });
 // ---------------------------------------------------------------------------------------------
 // Signers and the manifestation of a signature (21 CFR 11.50)
 
-export const SIGNER_ROLES = ["participant", "caregiver", "clinro", "witness"] as const;
+export { SIGNER_ROLES, USER_SIGNER_ROLES, type SignerRole };
 export const signerRole = z.enum(SIGNER_ROLES);
-export type SignerRole = z.infer<typeof signerRole>;
-
-/** Roles that sign as portal users, with a password re-entered at the signature (11.200). */
-export const USER_SIGNER_ROLES = ["clinro", "witness"] as const satisfies SignerRole[];
 
 /** The meaning of a signature, by role, as it is stored, shown and printed (English, the record's language). */
 export const SIGNATURE_MEANINGS = {
@@ -149,11 +146,6 @@ export const consentSubmissionResponse = z.object({
 });
 export type ConsentSubmissionResponse = z.infer<typeof consentSubmissionResponse>;
 
-/** The paths of the two consent POSTs, by who signs. */
-export function consentSubmissionPath(participantId: number, asWitness: boolean) {
-  return `/control/v2/${asWitness ? "witness" : "clinro"}/participant/${participantId}/consent`;
-}
-
 // ---------------------------------------------------------------------------------------------
 // GET /control/v2/clinro/me/consents/{consentId}?site_id
 
@@ -207,7 +199,7 @@ export type ConsentEmailResponse = z.infer<typeof consentEmailResponse>;
 export const consentPdfQuery = z.object({
   consent_id: idValue("consent_id"),
   version: idValue("version"),
-  platform: z.literal("clinro", { error: "platform must be clinro" }),
+  platform: z.literal(PLATFORM, { error: `platform must be ${PLATFORM}` }),
   pdf_type: pdfType.optional(),
 });
 export type ConsentPdfQuery = z.infer<typeof consentPdfQuery>;

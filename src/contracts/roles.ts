@@ -27,3 +27,26 @@ export type StudyRole = RoleCode | typeof WITNESS_ROLE;
 export function isWitness(role: string | undefined) {
   return role?.trim().toLowerCase() === WITNESS_ROLE.toLowerCase();
 }
+
+/** The clinician roles of spec 02 section 6 (Clinical Staff Level 1, 2, 3 and Clinical
+ * Coordinator): they administer instruments and sign consents for the site. */
+export const CLINICIAN_ROLE_CODES: readonly string[] = Object.values(ROLE_CODE);
+
+/** Whether a study role (a bare code, spaces aside) is one of the clinician roles. */
+export function isClinicianRole(role: string | undefined) {
+  const code = role?.trim();
+  return code !== undefined && CLINICIAN_ROLE_CODES.includes(code);
+}
+
+/** Who signs a consent signature question (spec 02, consent signature). */
+export const SIGNER_ROLES = ["participant", "caregiver", "clinro", "witness"] as const;
+export type SignerRole = (typeof SIGNER_ROLES)[number];
+
+/** The signers who are portal users: they re-enter their password at the signature (11.200),
+ * and a consent's questions of the other staff side are hidden from them. */
+export const USER_SIGNER_ROLES = ["clinro", "witness"] as const satisfies readonly SignerRole[];
+export type UserSignerRole = (typeof USER_SIGNER_ROLES)[number];
+
+export function isUserSignerRole(role: string | undefined): role is UserSignerRole {
+  return (USER_SIGNER_ROLES as readonly (string | undefined)[]).includes(role);
+}

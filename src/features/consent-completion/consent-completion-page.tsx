@@ -22,7 +22,7 @@ import { consentKeys } from "../../api/my-consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { ConsentDefinitionResponse, ConsentSigning, SignerRole } from "../../contracts/consent-calls.ts";
-import { isWitness } from "../../contracts/roles.ts";
+import { isUserSignerRole, isWitness } from "../../contracts/roles.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
@@ -272,7 +272,7 @@ function LoadedConsent(props: LoadedProps) {
   const renderQuestion = (question: Question, questionProps: QuestionProps) => {
     if (question.type === "consent_signature") {
       const signerRole = (question.attributes as { signer_role?: string }).signer_role;
-      const staff = signerRole === "clinro" || signerRole === "witness";
+      const staff = isUserSignerRole(signerRole);
       return (
         <ConsentSignatureQuestion
           {...questionProps}

@@ -11,10 +11,11 @@
 import {
   CONSENT_HEADER_VERSION,
   CONSENT_UPLOAD_MODULE,
-  consentSubmissionPath,
   type ConsentSigning,
   type ConsentSubmissionBody,
 } from "../../contracts/consent-calls.ts";
+import { postClinicianConsentCall, postWitnessConsentCall } from "../../contracts/calls/consent-calls.ts";
+import { callPath } from "../../contracts/http/define-call.ts";
 import type { NewWrite } from "../../outbox/enqueue.ts";
 import { uploadWrite } from "../../outbox/enqueue.ts";
 import type { AnswerRecord } from "../../survey/engine/answers.ts";
@@ -98,7 +99,9 @@ export function consentSubmissionWrites(input: ConsentSubmissionInput): {
       draftKey: input.draftKey,
       request: {
         method: "POST",
-        path: consentSubmissionPath(input.participantId, input.asWitness),
+        path: callPath(input.asWitness ? postWitnessConsentCall : postClinicianConsentCall, {
+          participantId: input.participantId,
+        }),
         headers: { version: CONSENT_HEADER_VERSION },
         body: { type: "json", value: body },
       },

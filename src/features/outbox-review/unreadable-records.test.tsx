@@ -4,6 +4,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import { createStore, set } from "idb-keyval";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { activateLocale, i18n } from "../../i18n/i18n.ts";
+import { expectVisible } from "../../survey/questions/question-harness.tsx";
 import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
 import { exportUnreadableRecords, toExportable } from "./unreadable-records.ts";
 
@@ -24,12 +25,12 @@ describe("records this version cannot read, on the review page", () => {
         </I18nProvider>,
       );
     view(7);
-    expect(await screen.findByRole("heading", { name: "Saved data this version cannot read" })).toBeTruthy();
-    expect(screen.getByText(/1 saved record on this device cannot be read/)).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Export my 1 record" })).toBeTruthy();
+    expectVisible(await screen.findByRole("heading", { name: "Saved data this version cannot read" }));
+    expectVisible(screen.getByText(/1 saved record on this device cannot be read/));
+    expectVisible(screen.getByRole("button", { name: "Export my 1 record" }));
     cleanup();
     view(8);
-    expect(await screen.findByText("Only the user who made them can export them.")).toBeTruthy();
+    expectVisible(await screen.findByText("Only the user who made them can export them."));
     expect(screen.queryByRole("button")).toBeNull();
   });
 

@@ -17,11 +17,8 @@
 import type { AnswerRecord } from "./answers.ts";
 import { holdsAnswer } from "./answer-state.ts";
 import type { Question, SurveyDefinition } from "./definition.ts";
-import { isWitness } from "../../contracts/roles.ts";
+import { isClinicianRole, isWitness } from "../../contracts/roles.ts";
 import { nextStepId, type FlowState } from "./flow.ts";
-
-/** The clinician roles of spec 02 section 6: Clinical Staff Level 1, 2, 3 and Clinical Coordinator. */
-export const CLINICIAN_ROLES = ["11", "12", "13", "16"] as const;
 
 /**
  * Who is completing the consent. "other": a role that is neither (it may not sign for the site
@@ -31,8 +28,7 @@ export type ConsentViewer = "clinician" | "witness" | "other";
 
 export function consentViewerOf(role: string | undefined): ConsentViewer {
   if (isWitness(role)) return "witness";
-  const code = role?.trim();
-  return code !== undefined && (CLINICIAN_ROLES as readonly string[]).includes(code) ? "clinician" : "other";
+  return isClinicianRole(role) ? "clinician" : "other";
 }
 
 /** A record the server holds that counts as answered: ANSWERED with at least one entry. */

@@ -8,6 +8,7 @@
  * loads, and the question is reported as parsingFailed when the flow reaches it (spec 02 §4).
  */
 import { z } from "zod";
+import { SIGNER_ROLES, USER_SIGNER_ROLES } from "../../contracts/roles.ts";
 
 /** The question types the portal renders (spec 02 section 3), as they are written in definitions. */
 export const QUESTION_TYPES = [
@@ -85,10 +86,10 @@ export const questionAttributes = z
     /** A numeric field's width in characters. */
     inputWidth: z.number().int().positive().optional(),
     /** Consents: whose question it is (clinician questions are 'clinro'). */
-    user_type: z.enum(["witness", "clinro"]).optional(),
+    user_type: z.enum(USER_SIGNER_ROLES).optional(),
     user_name: z.string().optional(),
     /** Consent signature questions: who signs (clinro and witness questions also carry user_type). */
-    signer_role: z.enum(["participant", "caregiver", "clinro", "witness"]).optional(),
+    signer_role: z.enum(SIGNER_ROLES).optional(),
     /** Consents: this select_one question records the participant's decision (see choice declines). */
     consent_decision: z.boolean().optional(),
     /** Inclusive bounds of integer, decimal and numeric rating scale answers. */

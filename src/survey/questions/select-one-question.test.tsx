@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { makeQuestion, renderQuestion } from "./question-harness.tsx";
+import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 import { DESELECT_HIGHLIGHT_MS, SELECT_HIGHLIGHT_MS } from "./timings.ts";
 
 const question = makeQuestion({
@@ -27,7 +27,7 @@ describe("select one", () => {
   it("is a radiogroup named by the question label, choices in choices_order", () => {
     renderQuestion(question);
     const group = screen.getByRole("radiogroup", { name: "How is the participant's mood?" });
-    expect(group).toBeDefined();
+    expectVisible(group);
     expect(screen.getAllByRole("radio").map((radio) => radio.getAttribute("value"))).toEqual([
       "good",
       "fair",

@@ -3,6 +3,7 @@ import { I18nProvider } from "@lingui/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
 import { schemaDefinition } from "../engine/test-fixtures.ts";
+import { expectVisible } from "../questions/question-harness.tsx";
 import { SurveyRunner, type SurveyRunnerProps } from "./survey-runner.tsx";
 
 afterEach(cleanup);
@@ -38,12 +39,12 @@ describe("the introduction's buttons (spec 02 section 2)", () => {
   it("reads Begin before the start, and Finish in submission mode, which submits at once", () => {
     const { onFinish } = renderRunner();
     fireEvent.click(screen.getByRole("button", { name: "Begin" }));
-    expect(screen.getByRole("heading", { name: "Mood today" })).toBeTruthy();
+    expectVisible(screen.getByRole("heading", { name: "Mood today" }));
     fireEvent.click(screen.getByRole("button", { name: "Skip" }));
 
     // The definition's own submission question, shown like the introduction.
-    expect(screen.getByRole("heading", { name: "All done" })).toBeTruthy();
-    expect(screen.getByText("Choose Finish to submit.")).toBeTruthy();
+    expectVisible(screen.getByRole("heading", { name: "All done" }));
+    expectVisible(screen.getByText("Choose Finish to submit."));
     expect(screen.queryByRole("button", { name: "Next" })).toBeNull();
     fireEvent.click(screen.getByRole("button", { name: "Finish" }));
 
@@ -57,7 +58,7 @@ describe("the introduction's buttons (spec 02 section 2)", () => {
       definition: schemaDefinition([{ id: "mood", type: "text", label: "Mood today" }]),
     });
     fireEvent.click(screen.getByRole("button", { name: "Skip" }));
-    expect(screen.getByRole("heading", { name: "Ready to submit" })).toBeTruthy();
+    expectVisible(screen.getByRole("heading", { name: "Ready to submit" }));
     fireEvent.click(screen.getByRole("button", { name: "Finish" }));
     expect(onFinish).toHaveBeenCalledTimes(1);
   });
