@@ -66,6 +66,14 @@ export async function hasStudyPermission(db: Database, userId: number, studyId: 
   return row !== undefined;
 }
 
+/** Which onboarding cards the user has dismissed (true) and which still show (false). */
+export function onboardingOf(user: Pick<UserRow, "onboardingDismissed">): MeResponse["onboarding"] {
+  return {
+    announcements: user.onboardingDismissed.includes("announcements"),
+    activities: user.onboardingDismissed.includes("activities"),
+  };
+}
+
 export async function loadMe(db: Database, user: UserRow): Promise<MeResponse> {
   return {
     id: user.id,
@@ -83,7 +91,7 @@ export async function loadMe(db: Database, user: UserRow): Promise<MeResponse> {
     has_consented: user.hasConsented,
     is_temporary_password: user.isTemporaryPassword,
     userImage: null,
-    onboarding: { announcements: false },
+    onboarding: onboardingOf(user),
     permissions: await loadPermissions(db, user.id),
   };
 }

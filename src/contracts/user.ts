@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { onboardingState } from "./announcements.ts";
 
 export const sitePermission = z.object({
   site_id: z.number().int(),
@@ -40,7 +41,8 @@ export const meResponse = z.object({
   has_consented: z.boolean(),
   is_temporary_password: z.boolean(),
   userImage: z.string().nullable(),
-  onboarding: z.object({ announcements: z.boolean() }),
+  /** The onboarding cards dismissed (true) or still to show (false). */
+  onboarding: onboardingState,
   /** Keyed by study id. */
   permissions: z.record(z.string(), studyPermission),
 });

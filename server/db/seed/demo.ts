@@ -18,6 +18,7 @@ import { makeDemoPeople } from "./demo-people.ts";
 import { seedDemoConsents } from "./demo-consents.ts";
 import { seedDemoInstruments } from "./demo-instruments.ts";
 import { seedDemoVisits } from "./demo-visits.ts";
+import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { ROLE_CODE, WITNESS_ROLE } from "../../../src/contracts/roles.ts";
 
 export const DEMO_PASSWORD = "DemoPass1!";
@@ -235,5 +236,6 @@ export async function seedDemo(db: Database) {
       }
     }
     await seedDemoVisits(tx, new Date());
+    await seedDemoAnnouncements(tx, new Date());
   });
 }

@@ -1,6 +1,8 @@
 /**
  * POST /control/participants/me/events?platform=clinro: instrument and announcement events,
- * stored once per Idempotency-Key.
+ * stored once per Idempotency-Key. A read event naming an announcement (info.announcement_id)
+ * also marks it read for the user; every participant and announcement named must be the user's
+ * (403 otherwise).
  */
 import { postEventsCall } from "../../../src/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
@@ -8,9 +10,19 @@ import type { FastifyInstance } from "fastify";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { participantEvents } from "../../db/schema.ts";
-import { HttpError } from "../../http/errors.ts";
+import { HttpError, invalidRequest } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
+import { addressedAnnouncementIds, markAnnouncementsRead } from "../../announcements/announcement-records.ts";
+import type { EventRecord } from "../../../src/contracts/events.ts";
+
+/** An event's announcement id as a number; undefined when it names none, NaN when it is not an id. */
+function announcementIdOf(event: EventRecord) {
+  const id = event.info.announcement_id;
+  if (id === undefined) return undefined;
+  const parsed = typeof id === "number" ? id : /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : Number.NaN;
+  return Number.isSafeInteger(parsed) && parsed > 0 && parsed <= 2_147_483_647 ? parsed : Number.NaN;
+}
 
 const PATH = "/control/participants/me/events";
 
@@ -27,6 +39,27 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
         throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
       }
     }
+
+    // Each announcement named must be one addressed to the user; a read event marks it read.
+    const announcementIds = events.map(announcementIdOf);
+    const badIndex = announcementIds.findIndex((id) => Number.isNaN(id));
+    if (badIndex >= 0) {
+      throw invalidRequest([
+        {
+          path: `${badIndex}.info.announcement_id`,
+          message: "must be an announcement id (a positive integer)",
+        },
+      ]);
+    }
+    const named = [...new Set(announcementIds.filter((id): id is number => id !== undefined))];
+    const addressed = await addressedAnnouncementIds(ctx.db, user.id, named);
+    if (named.some((id) => !addressed.has(id))) {
+      throw new HttpError(403, "You do not have access to this announcement.", "announcement_forbidden");
+    }
+    const read = events.flatMap((event, index) => {
+      const id = announcementIds[index];
+      return event.type === "read" && id !== undefined ? [id] : [];
+    });
 
     const result = await runIdempotentWrite(ctx.db, {
       userId: user.id,
@@ -46,6 +79,7 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
             platform,
           })),
         );
+        await markAnnouncementsRead(tx, user.id, read, new Date());
         return { statusCode: 200, body: { received: events.length } };
       },
     });

@@ -1,0 +1,66 @@
+/**
+ * The inbox's calls (src/contracts/calls/announcement-calls.ts):
+ * - GET /control/participants/me/announcements: the user's announcements, newest id first, with
+ *   their read state (set by the read event, server/routes/events/post-events.ts);
+ * - POST /control/announcements (Idempotency-Key): a coordinator of the study, or an
+ *   administrator with a permission in it, sends an announcement to its staff or one site's.
+ *   The HTML is sanitised before it is stored; content with no text left is a 400 and stores
+ *   nothing. 403 for anyone else, and for a study or site outside the author's permissions.
+ */
+import type { FastifyInstance } from "fastify";
+import {
+  listAnnouncementsCall,
+  postAnnouncementCall,
+} from "../../../src/contracts/calls/announcement-calls.ts";
+import {
+  insertAnnouncement,
+  listAnnouncementsFor,
+  requireAnnouncementAuthor,
+} from "../../announcements/announcement-records.ts";
+import { announcementText, sanitizeAnnouncementHtml } from "../../announcements/sanitize-announcement.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { invalidRequest } from "../../http/errors.ts";
+import { registerCall } from "../../http/register-call.ts";
+import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+
+export function announcementRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerCall(app, listAnnouncementsCall, async (request) => {
+    const { user } = requireSession(request);
+    return { announcements: await listAnnouncementsFor(ctx.db, user.id) };
+  });
+
+  registerCall(app, postAnnouncementCall, async (request, reply) => {
+    const { user } = requireSession(request);
+    const key = idempotencyKeyOf(request);
+    const body = request.body;
+    const siteId = body.site_id ?? null;
+    await requireAnnouncementAuthor(ctx.db, user, body.study_id, siteId);
+    const content = sanitizeAnnouncementHtml(body.content);
+    if (announcementText(content) === "") {
+      throw invalidRequest([{ path: "content", message: "content has no text once unsafe HTML is removed" }]);
+    }
+    const result = await runIdempotentWrite(ctx.db, {
+      userId: user.id,
+      key,
+      method: "POST",
+      path: request.url,
+      requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+      async write(tx) {
+        const id = await insertAnnouncement(tx, {
+          studyId: body.study_id,
+          siteId,
+          title: body.title,
+          content,
+          authorUserId: user.id,
+        });
+        const [stored] = await listAnnouncementsFor(tx, user.id, id);
+        return { statusCode: 201, body: stored };
+      },
+    });
+    return reply
+      .code(result.statusCode)
+      .header("idempotent-replayed", String(result.replayed))
+      .send(result.body);
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Announcements (the inbox, spec 02 sections 2, 3 and 7): what the list call answers, what an
+ * author sends, the HTML allow-list both sanitisers apply (the server's when an announcement is
+ * stored, the browser's when it is shown), and the onboarding card kinds (section 9).
+ */
+import { z } from "zod";
+
+/** Tags an announcement's HTML may hold; anything else is dropped (its text kept, for most). */
+export const ANNOUNCEMENT_ALLOWED_TAGS = [
+  "p",
+  "br",
+  "strong",
+  "em",
+  "u",
+  "s",
+  "ul",
+  "ol",
+  "li",
+  "a",
+  "h2",
+  "h3",
+  "h4",
+  "blockquote",
+] as const;
+/** The only attribute kept is a link's href (target and rel are set by the sanitisers). */
+export const ANNOUNCEMENT_ALLOWED_SCHEMES = ["http", "https", "mailto"] as const;
+/** What every kept link carries: a new tab that cannot reach back to the portal. */
+export const ANNOUNCEMENT_LINK_TARGET = "_blank";
+export const ANNOUNCEMENT_LINK_REL = "noopener noreferrer";
+
+export const ANNOUNCEMENT_TITLE_MAX = 200;
+/** HTML as sent, before sanitising. */
+export const ANNOUNCEMENT_CONTENT_MAX = 50_000;
+
+/** One announcement as the signed-in user sees it: the spec's fields, then who sent it where. */
+export const announcement = z.object({
+  id: z.number().int(),
+  /** ISO time it was sent. */
+  sent: z.string(),
+  /** Whether this user has read it (its read event reached the server). */
+  read: z.boolean(),
+  title: z.string(),
+  /** Sanitised HTML. */
+  content: z.string(),
+  /** The author's name, or empty for one the system sent (the demo seed without an author). */
+  sender: z.string(),
+  study_id: z.number().int(),
+  study_name: z.string(),
+  /** Null: to every site of the study. */
+  site_id: z.number().int().nullable(),
+  site_label: z.string().nullable(),
+});
+export type Announcement = z.infer<typeof announcement>;
+
+/** GET /control/participants/me/announcements: newest id first. */
+export const announcementsResponse = z.object({ announcements: z.array(announcement) });
+export type AnnouncementsResponse = z.infer<typeof announcementsResponse>;
+
+/** POST /control/announcements: to a study's staff, or one site's when site_id is given. */
+export const postAnnouncementRequest = z.object({
+  study_id: z.number().int().positive(),
+  site_id: z.number().int().positive().nullable().optional(),
+  title: z
+    .string()
+    .trim()
+    .min(1, "title must not be empty")
+    .max(ANNOUNCEMENT_TITLE_MAX, `title must be at most ${ANNOUNCEMENT_TITLE_MAX} characters`),
+  content: z
+    .string()
+    .min(1, "content must not be empty")
+    .max(ANNOUNCEMENT_CONTENT_MAX, `content must be at most ${ANNOUNCEMENT_CONTENT_MAX} characters`),
+});
+export type PostAnnouncementRequest = z.infer<typeof postAnnouncementRequest>;
+
+/** The onboarding card kinds (spec 02 section 9). */
+export const ONBOARDING_KINDS = ["activities", "announcements"] as const;
+export type OnboardingKind = (typeof ONBOARDING_KINDS)[number];
+
+/** Per kind: true once the user has dismissed that card (kept with the user on the server). */
+export const onboardingState = z.object({ announcements: z.boolean(), activities: z.boolean() });
+export type OnboardingState = z.infer<typeof onboardingState>;
+
+export const onboardingParams = z.object({ kind: z.enum(ONBOARDING_KINDS) });
+export const onboardingResponse = z.object({ onboarding: onboardingState });
