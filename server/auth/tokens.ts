@@ -3,9 +3,10 @@
  * JWT_SECRET, or is generated once and kept in the data directory.
  */
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { jwtVerify, SignJWT } from "jose";
+import { makePrivateDir } from "../private-dir.ts";
 
 const ALGORITHM = "HS256";
 
@@ -79,7 +80,7 @@ export async function loadSigningSecret(configured: string | undefined, dataDir:
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
   const generated = randomBytes(48).toString("base64url");
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateDir(dataDir);
   await writeFile(file, `${generated}\n`, { mode: 0o600, flag: "wx" }).catch(async (error) => {
     // Another process made it first: use theirs.
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

@@ -2,7 +2,6 @@
  * The one place that chooses between the embedded PGlite database and a real PostgreSQL.
  * Both speak the same SQL, share one schema and one set of migrations.
  */
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -14,6 +13,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { makePrivateDir } from "../private-dir.ts";
 import { lockPgliteDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -90,7 +90,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       close: () => client.end({ timeout: 5 }),
     };
   }
-  if (options.dataDir !== undefined) await mkdir(options.dataDir, { recursive: true });
+  // Readable by the server's user alone (0700): the database holds every participant's data.
+  if (options.dataDir !== undefined) await makePrivateDir(options.dataDir);
   // One process at a time on a data directory (the server, or the clinro command): see pglite-lock.ts.
   const unlock = options.dataDir !== undefined ? await lockPgliteDataDir(options.dataDir) : async () => {};
   // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.

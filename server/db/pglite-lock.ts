@@ -49,7 +49,7 @@ export async function lockPgliteDataDir(dataDir: string): Promise<() => Promise<
   const lockPath = `${path.resolve(dataDir)}.lock`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(lockPath, "wx");
+      const handle = await open(lockPath, "wx", 0o600);
       await handle.writeFile(String(process.pid));
       await handle.close();
       held.add(lockPath);

@@ -7,9 +7,10 @@
  * Owns the transport only; what the messages say is in account-messages.ts.
  */
 import { randomBytes } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import { makePrivateDir } from "../private-dir.ts";
 
 /** A file sent with a message (a consent PDF): kept in the .eml drop as well. */
 export type MailAttachment = {
@@ -88,7 +89,7 @@ export function createMailer(settings: MailSettings, log: MailLog): Mailer {
         html,
         attachments: toNodemailer(attachments),
       });
-      await mkdir(settings.dropDir, { recursive: true, mode: 0o700 });
+      await makePrivateDir(settings.dropDir);
       // Time and a counter first, so that a listing reads in the order the mail was written;
       // the random part keeps several server processes from writing to one name.
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
