@@ -6,7 +6,7 @@ import fastifyMultipart from "@fastify/multipart";
 import fastifyWebsocket from "@fastify/websocket";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import Fastify, { type FastifyError } from "fastify";
+import Fastify, { type FastifyError, type FastifyReply } from "fastify";
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
@@ -21,6 +21,8 @@ import { recordForbidden } from "./audit/audit-trail.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import { createBackgroundTasks, type BackgroundTasks } from "./http/background-tasks.ts";
 import { HttpError, invalidRequest } from "./http/errors.ts";
+import { errorSummary } from "./http/error-summary.ts";
+import { registerInputBounds } from "./http/input-bounds.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { requestLogSerializer } from "./http/log-redaction.ts";
 import { registerCall } from "./http/register-call.ts";
@@ -100,6 +102,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     },
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 1024 * 1024,
+    // A path that does not decode (a bad percent-encoding, a lone surrogate's bytes): the API's
+    // error body, like every other refusal of bad input.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.code(status).send({
+        message: "Invalid request. The address does not decode as UTF-8 text.",
+        code: "bad_url",
+      });
+    },
   });
   if (options.onRoute) app.addHook("onRoute", options.onRoute);
   // Routes are registered from their declarations (server/http/register-call.ts): zod validates
@@ -117,7 +128,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
         // Every refused authorisation goes to the audit trail. A failure to write it is logged
         // and the answer stays the same 403.
         await recordForbidden(ctx.db, request, error).catch((auditError: unknown) =>
-          request.log.error(auditError, "Could not audit a refused authorisation"),
+          request.log.error({ failure: errorSummary(auditError) }, "Could not audit a refused authorisation"),
         );
       }
       return reply.code(error.statusCode).send(error.toBody());
@@ -134,9 +145,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
       // Fastify's own client errors: malformed JSON, wrong content type, body too large.
       return reply.code(error.statusCode).send({ message: error.message, code: error.code });
     }
-    request.log.error(error);
+    // Class, code and frames only: a database error's message carries the SQL and its
+    // parameters (error-summary.ts). The answer names nothing; the log line has the reqId.
+    request.log.error({ failure: errorSummary(error) }, "Request failed");
     return reply.code(500).send({ message: "Internal server error", code: "internal" });
   });
+
+  // Text, depth and parsing bounds of every request's input, before any route sees it.
+  registerInputBounds(app);
 
   app.setNotFoundHandler((_request, reply) =>
     reply.code(404).send({ message: "Page or resource not found.", code: "not_found" }),

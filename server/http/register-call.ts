@@ -10,6 +10,7 @@
  * describes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import { HttpError } from "./errors.ts";
 import { undeclaredAnswer } from "./undeclared-answer.ts";
 import type { z } from "zod";
 import {
@@ -68,6 +69,11 @@ export type CallOptions = {
   bodyLimit?: number;
 };
 
+function isJsonContentType(request: FastifyRequest) {
+  const type = String(request.headers["content-type"]).split(";")[0]?.trim().toLowerCase();
+  return type === "application/json";
+}
+
 export function registerCall<Call extends CallDeclaration>(
   app: FastifyInstance,
   call: Call,
@@ -77,7 +83,8 @@ export function registerCall<Call extends CallDeclaration>(
   const schema: FastifySchema = {};
   if (call.params) schema.params = call.params;
   if (call.query) schema.querystring = call.query;
-  if (call.body && !isMultipartBody(call.body)) schema.body = call.body;
+  const jsonBody = call.body !== undefined && !isMultipartBody(call.body);
+  if (jsonBody) schema.body = call.body;
   // Only JSON answers are checked; a file, a zip or a 204 has no JSON to check.
   const json = Object.entries(call.answers).filter(
     ([, answer]) => !isBinaryAnswer(answer) && !isEmptyAnswer(answer),
@@ -89,8 +96,12 @@ export function registerCall<Call extends CallDeclaration>(
     url: fastifyPath(call.path),
     schema,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    // Runs before validation: keeps the body as sent (see sentBody).
+    // Runs before validation: a JSON call refuses a body of another type (multipart, a form)
+    // with a 415, and keeps the body as sent (see sentBody).
     preValidation: async (request: FastifyRequest) => {
+      if (jsonBody && request.headers["content-type"] !== undefined && !isJsonContentType(request)) {
+        throw new HttpError(415, "This call takes a JSON body (application/json).", "unsupported_media_type");
+      }
       request.sentBody = request.body;
     },
     // Status codes are stated before the handler: an answer the declaration does not list is a

@@ -19,7 +19,7 @@ describe("undeclaredAnswer", () => {
   it("accepts a declared JSON status, and the statuses any route may give", () => {
     expect(undeclaredAnswer(call, 200, "application/json", "{}")).toBeNull();
     expect(undeclaredAnswer(call, 403, "application/json", "{}")).toBeNull();
-    for (const status of [413, 415, 429, 500, 503]) {
+    for (const status of [400, 413, 415, 429, 500, 503]) {
       expect(undeclaredAnswer(call, status, "application/json", "{}")).toBeNull();
     }
   });

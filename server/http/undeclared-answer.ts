@@ -6,10 +6,12 @@
 import { isBinaryAnswer, isEmptyAnswer, type CallDeclaration } from "../../src/contracts/http/define-call.ts";
 
 /**
- * Answers any route may give without its declaration listing them: the body-size and media-type
- * refusals Fastify gives before the handler, the sign-in limiter, and a server failure.
+ * Answers any route may give without its declaration listing them: bad input refused before the
+ * call's own schemas (malformed or too deeply nested JSON, NUL or a lone surrogate in any text:
+ * server/http/input-bounds.ts), the body-size and media-type refusals Fastify gives before the
+ * handler, the sign-in limiter, and a server failure.
  */
-const ANY_ROUTE = new Set([413, 415, 429, 500, 503]);
+const ANY_ROUTE = new Set([400, 413, 415, 429, 500, 503]);
 
 export function undeclaredAnswer(
   call: CallDeclaration,

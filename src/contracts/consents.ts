@@ -5,7 +5,7 @@
  * when given) have not finished that consent, i.e. their status is neither complete nor declined.
  */
 import { z } from "zod";
-import { MAX_ID } from "./study.ts";
+import { rowId } from "./input-bounds.ts";
 
 export const CONSENT_PARTICIPANT_STATUSES = [
   "awaiting_participant",
@@ -23,12 +23,8 @@ export const FINISHED_CONSENT_STATUSES = [
   "declined",
 ] as const satisfies ConsentParticipantStatus[];
 
-export const idValue = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
+/** An id in a path or query (src/contracts/input-bounds.ts). */
+export const idValue = rowId;
 
 /** GET /control/v2/clinro/me/consents, optional ?study_id and ?site_id */
 export const myConsentsQuery = z.object({

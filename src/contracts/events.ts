@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bodyId, safeText } from "./input-bounds.ts";
 import { PLATFORM } from "./roles.ts";
 
 export const EVENT_TYPES = [
@@ -14,7 +15,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-const id = z.union([z.number().int(), z.string().min(1).max(64)]);
+const id = z.union([z.number().int(), safeText().min(1).max(64)]);
 
 /** One event record: type, timestamp, info, study and participant (spec 02 sections 3 and 7). */
 export const eventRecord = z.object({
@@ -29,9 +30,10 @@ export const eventRecord = z.object({
     })
     .catchall(z.unknown())
     .default({}),
-  study_id: z.number().int().positive().optional(),
+  /** A study of the user's; the participant, when named, is of this study. */
+  study_id: bodyId("study_id").optional(),
   /** The participant's id; absent for announcement events. */
-  participant: z.number().int().positive().optional(),
+  participant: bodyId("participant").optional(),
 });
 export type EventRecord = z.infer<typeof eventRecord>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { rowId } from "./input-bounds.ts";
 import { PLATFORM } from "./roles.ts";
 
 /** The module an uploaded file belongs to (module_name): a consent or a clinician instrument. */
@@ -37,7 +38,7 @@ export const fileUploadFields = z.object({
     .regex(/^[A-Za-z0-9_.-]+$/, "file_name may hold only letters, digits, _ . and -"),
   platform: z.literal(PLATFORM),
   module_name: z.enum([FILE_MODULE.consent, FILE_MODULE.clinician]),
-  participant_id: z.coerce.number().int().positive(),
+  participant_id: rowId("participant_id"),
 });
 export type FileUploadFields = z.infer<typeof fileUploadFields>;
 

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { submissionPayload } from "../survey/engine/submission.ts";
-import { MAX_ID } from "./study.ts";
+import { rowId } from "./input-bounds.ts";
 
 /** Header versions the client sends (spec 02 section 7); the server does not refuse others. */
 export const SUBMISSION_HEADER_VERSION = "010";
@@ -20,13 +20,6 @@ export const PENDING_INSTRUMENTS_MAX = 500;
 
 /** The content type of a definition served as a zip. */
 export const DEFINITION_ZIP_CONTENT_TYPE = "application/zip";
-
-const rowId = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
 
 const timestamp = z.iso.datetime({ offset: true });
 

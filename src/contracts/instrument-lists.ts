@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { ROLE_CODE } from "./roles.ts";
-import { MAX_ID } from "./study.ts";
+import { rowId } from "./input-bounds.ts";
 
 /** Clinician role codes that may administer a form unless it says otherwise (spec 02 section 9). */
 export const DEFAULT_FORM_PERMISSIONS = [
@@ -36,18 +36,10 @@ export type InstrumentType = z.infer<typeof instrumentType>;
 
 /** /control/.../participants/{participantId}/... */
 export const participantIdParam = z.object({
-  participantId: z.coerce
-    .number({ error: "participantId must be a number" })
-    .int("participantId must be a whole number")
-    .positive("participantId must be positive")
-    .max(MAX_ID, "participantId is out of range"),
+  participantId: rowId("participantId"),
 });
 
-const studyIdValue = z.coerce
-  .number({ error: "study_id must be a number" })
-  .int("study_id must be a whole number")
-  .positive("study_id must be positive")
-  .max(MAX_ID, "study_id is out of range");
+const studyIdValue = rowId("study_id");
 
 /** GET /control/clinro/participants/{id}/instruments, optional ?study_id */
 export const formsListQuery = z.object({ study_id: studyIdValue.optional() });

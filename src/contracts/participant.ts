@@ -3,14 +3,7 @@
  * Both are scoped to a study and site of the URL that the user's permissions name.
  */
 import { z } from "zod";
-import { MAX_ID } from "./study.ts";
-
-const idParam = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
+import { rowId as idParam } from "./input-bounds.ts";
 
 /** /control/studies/{studyId}/sites/{siteId}/... */
 export const siteParams = z.object({ studyId: idParam("studyId"), siteId: idParam("siteId") });

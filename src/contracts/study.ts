@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID, rowId } from "./input-bounds.ts";
 
 export const studyConfig = z.object({
   virtual_visits: z.boolean().optional(),
@@ -24,6 +25,6 @@ export const studyResponse = z.object({
 });
 export type StudyResponse = z.infer<typeof studyResponse>;
 
-/** Ids are PostgreSQL integers: anything larger is not an id. */
-export const MAX_ID = 2_147_483_647;
-export const studyIdParam = z.object({ studyId: z.coerce.number().int().positive().max(MAX_ID) });
+/** Ids are PostgreSQL integers: anything larger is not an id (src/contracts/input-bounds.ts). */
+export { MAX_ID };
+export const studyIdParam = z.object({ studyId: rowId("studyId") });

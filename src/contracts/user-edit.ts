@@ -4,7 +4,7 @@
  * only the users pages, loaded on demand, need this.
  */
 import { z } from "zod";
-import { MAX_ID } from "./study.ts";
+import { rowId } from "./input-bounds.ts";
 
 /** The user scope code that lets a user edit other users (spec 01 section 4). */
 export const EDIT_USERS_SCOPE = "wu";
@@ -41,11 +41,7 @@ export function mayEditUser(editor: UserEditor, targetId: number): boolean {
 
 /** PATCH /control/users/{userId}: what an editor may change of another user. */
 export const editUserParams = z.object({
-  userId: z.coerce
-    .number({ error: "userId must be a number" })
-    .int("userId must be a whole number")
-    .positive("userId must be positive")
-    .max(MAX_ID, "userId is out of range"),
+  userId: rowId("userId"),
 });
 
 export const editUserRequest = z

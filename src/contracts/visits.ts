@@ -8,14 +8,7 @@
  */
 import { z } from "zod";
 import { ROOM_NAME_PATTERN } from "./room-name.ts";
-import { MAX_ID } from "./study.ts";
-
-const rowId = (name: string) =>
-  z.coerce
-    .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
+import { rowId } from "./input-bounds.ts";
 
 const timestamp = z.iso.datetime({ offset: true });
 

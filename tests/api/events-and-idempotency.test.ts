@@ -22,12 +22,13 @@ describeOnEachDatabase("POST /control/participants/me/events with Idempotency-Ke
       .where(eq(participantEvents.participantId, participantId));
     return row!.count;
   };
-  const eventsFor = (participant: number, type = "seen") => [
+  /** Events name the participant's own study (another study is refused: a 403). */
+  const eventsFor = (participant: number, type = "seen", studyId = 101) => [
     {
       type,
       timestamp: "2026-11-22T09:30:00.000+01:00",
-      info: { instrument_id: 7, instance_id: "abc", study_id: 101 },
-      study_id: 101,
+      info: { instrument_id: 7, instance_id: "abc", study_id: studyId },
+      study_id: studyId,
       participant,
     },
   ];
@@ -79,15 +80,16 @@ describeOnEachDatabase("POST /control/participants/me/events with Idempotency-Ke
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(102, 1021);
     const key = randomUUID();
-    await api.request("POST", EVENTS, {
+    const first = await api.request("POST", EVENTS, {
       token,
-      body: eventsFor(participant),
+      body: eventsFor(participant, "seen", 102),
       headers: { "idempotency-key": key },
     });
+    expect(first.statusCode).toBe(200);
     const before = await countEvents(participant);
     const reused = await api.request("POST", EVENTS, {
       token,
-      body: eventsFor(participant, "completed"),
+      body: eventsFor(participant, "completed", 102),
       headers: { "idempotency-key": key },
     });
     expect(reused.statusCode).toBe(422);
@@ -104,7 +106,7 @@ describeOnEachDatabase("POST /control/participants/me/events with Idempotency-Ke
       Array.from({ length: 8 }, () =>
         api.request("POST", EVENTS, {
           token,
-          body: eventsFor(participant),
+          body: eventsFor(participant, "seen", 103),
           headers: { "idempotency-key": key },
         }),
       ),

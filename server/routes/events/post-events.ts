@@ -5,6 +5,7 @@
  * (403 otherwise).
  */
 import { postEventsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { MAX_ID } from "../../../src/contracts/input-bounds.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
 import { requireSession } from "../../auth/authenticate.ts";
@@ -13,6 +14,7 @@ import { participantEvents } from "../../db/schema.ts";
 import { HttpError, invalidRequest } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
+import { hasStudyPermission } from "../../users/load-me.ts";
 import { addressedAnnouncementIds, markAnnouncementsRead } from "../../announcements/announcement-records.ts";
 import type { EventRecord } from "../../../src/contracts/events.ts";
 
@@ -21,10 +23,16 @@ function announcementIdOf(event: EventRecord) {
   const id = event.info.announcement_id;
   if (id === undefined) return undefined;
   const parsed = typeof id === "number" ? id : /^[1-9][0-9]{0,9}$/.test(id) ? Number(id) : Number.NaN;
-  return Number.isSafeInteger(parsed) && parsed > 0 && parsed <= 2_147_483_647 ? parsed : Number.NaN;
+  return Number.isSafeInteger(parsed) && parsed > 0 && parsed <= MAX_ID ? parsed : Number.NaN;
 }
 
 const PATH = "/control/participants/me/events";
+
+/** info.study_id as a study id, when it is one (a whole number, or its digits); else undefined. */
+function studyIdOf(value: unknown): number | undefined {
+  const number = typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isInteger(number) ? number : undefined;
+}
 
 export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, postEventsCall, async (request, reply) => {
@@ -33,9 +41,33 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
     const { platform } = request.query;
     const events = request.body;
 
-    const participantIds = [...new Set(events.flatMap((event) => event.participant ?? []))];
-    for (const participantId of participantIds) {
-      if (!(await findAccessibleParticipant(ctx.db, user.id, participantId))) {
+    // Every id an event names is the user's: each study (study_id, and info.study_id when it is
+    // a number) one they have a permission in; each participant of a study and site they may
+    // see, and of the event's study when it names one. Checked before anything is written.
+    const studyIds = new Set<number>();
+    for (const event of events) {
+      if (event.study_id !== undefined) studyIds.add(event.study_id);
+      const infoStudy = studyIdOf(event.info.study_id);
+      if (infoStudy !== undefined) studyIds.add(infoStudy);
+    }
+    for (const studyId of studyIds) {
+      // A number outside the ids' range (info is free-form) names no study of the user's.
+      const inRange = studyId >= 1 && studyId <= MAX_ID;
+      if (!inRange || !(await hasStudyPermission(ctx.db, user.id, studyId))) {
+        throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+      }
+    }
+    const participantStudies = new Map<number, number>();
+    for (const participantId of new Set(events.flatMap((event) => event.participant ?? []))) {
+      const participant = await findAccessibleParticipant(ctx.db, user.id, participantId);
+      if (!participant) {
+        throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+      }
+      participantStudies.set(participantId, participant.studyId);
+    }
+    for (const event of events) {
+      if (event.participant === undefined || event.study_id === undefined) continue;
+      if (participantStudies.get(event.participant) !== event.study_id) {
         throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
       }
     }

@@ -25,28 +25,22 @@ import { checkUploadContent } from "../../files/check-upload-content.ts";
 import { matchesSignature } from "../../files/file-signature.ts";
 import { saveFileContent } from "../../files/file-store.ts";
 import { HttpError, parseInput } from "../../http/errors.ts";
+import { readMultipartFields } from "../../http/input-bounds.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 
 const PATH = "/control/file/upload";
 
 async function readUpload(request: FastifyRequest) {
-  if (!request.isMultipart()) {
-    throw new HttpError(415, "The upload must be multipart/form-data.", "not_multipart");
-  }
-  const fields: Record<string, string> = {};
   let file: { bytes: Buffer; contentType: string } | undefined;
-  for await (const part of request.parts()) {
-    if (part.type === "file") {
-      if (part.fieldname !== "upload_file" || file) {
-        await part.toBuffer();
-        throw new HttpError(400, "Send exactly one file, as upload_file.", "invalid_request");
-      }
-      file = { bytes: await part.toBuffer(), contentType: part.mimetype };
-    } else {
-      fields[part.fieldname] = String(part.value);
+  // Fields are checked as safe text there; a body without a boundary or cut short is a 400.
+  const fields = await readMultipartFields(request, async (part) => {
+    if (part.fieldname !== "upload_file" || file) {
+      await part.toBuffer();
+      throw new HttpError(400, "Send exactly one file, as upload_file.", "invalid_request");
     }
-  }
+    file = { bytes: await part.toBuffer(), contentType: part.mimetype };
+  });
   if (!file) throw new HttpError(400, "upload_file is required.", "invalid_request");
   return { fields, file };
 }
