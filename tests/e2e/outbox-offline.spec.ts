@@ -6,17 +6,13 @@ import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 /** The demo seed inserts study 101's participants first: participant 1 is at site 1011. */
 const PARTICIPANT_ID = 1;
-const PNG_BYTES = [
-  0x89,
-  0x50,
-  0x4e,
-  0x47,
-  0x0d,
-  0x0a,
-  0x1a,
-  0x0a,
-  ...Array.from({ length: 64 }, (_, i) => i),
-];
+// A whole 1x1 PNG: the server decodes every image it is sent and refuses one cut short.
+const PNG_BYTES = Array.from(
+  Buffer.from(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGPg9s/5DwAC9QHGAcHe5gAAAABJRU5ErkJggg==",
+    "base64",
+  ),
+);
 
 async function signIn(page: Page, server: PortalServer) {
   await page.goto(`${server.url}/login`);

@@ -160,7 +160,8 @@ test("'Saving instrument failed' when the finished instrument cannot be stored o
 }) => {
   await signInAs(page, COORDINATOR, DEMO_PASSWORD);
   await expect(page).toHaveURL(/\/studies$/);
-  await page.goto("/studies/103/sites/1031/participants/157");
+  // Participant 162: no other test opens its CGI-S (instruments.spec.ts submits 157's).
+  await page.goto("/studies/103/sites/1031/participants/162");
   await expect(new ParticipantHome(page).todoTab()).toBeVisible();
   const survey = new SurveyPage(page);
   await survey.openFromParticipantHome("CGI-S");

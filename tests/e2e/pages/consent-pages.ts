@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import type { ConsentParticipantsResponse } from "../../../src/contracts/consent-calls.ts";
+import { storedUser } from "./login-page.ts";
 
 /** The consent search list: /studies/{studyId}/sites/{siteId}/consents. */
 export class ConsentListPage {
@@ -39,17 +40,21 @@ export class ConsentParticipantsPage {
   readonly signedMessage = () => this.page.getByRole("status").filter({ hasText: "The consent was signed." });
 
   /**
-   * Opens the page and returns what the page's own call answered, so a test can check the
-   * groups against the server's statuses.
+   * Opens the page and returns what the server answers for it, so a test can check the groups
+   * against the server's statuses. Read from the server directly: the page itself may answer from
+   * its persisted query cache after a reload and send no request at all.
    */
   async goto(studyId: number, siteId: number, consentId: number, search = "") {
-    const answer = this.page.waitForResponse(
-      (response) =>
-        response.url().includes(`/control/v2/clinro/me/consents/${consentId}?site_id=${siteId}`) &&
-        response.ok(),
-    );
     await this.page.goto(`/studies/${studyId}/sites/${siteId}/consents/${consentId}${search}`);
-    const body = (await (await answer).json()) as ConsentParticipantsResponse;
+    const user = await storedUser(this.page);
+    const response = await this.page.request.get(
+      `/control/v2/clinro/me/consents/${consentId}?site_id=${siteId}`,
+      {
+        headers: { Authorization: `Bearer ${String(user?.token)}` },
+      },
+    );
+    expect(response.ok()).toBe(true);
+    const body = (await response.json()) as ConsentParticipantsResponse;
     await expect(this.heading(body.title)).toBeVisible();
     return body;
   }
