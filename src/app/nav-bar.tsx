@@ -9,6 +9,7 @@ import { usePendingCount } from "../outbox-ui/use-outbox.ts";
 import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
 import { formatLongDate, formatShortDate } from "../i18n/format-date.ts";
+import { InboxLink } from "./inbox-link.tsx";
 import { StudyNavBar } from "./study-nav-bar.tsx";
 
 /** An outbox tray with an upward arrow. */
@@ -91,6 +92,7 @@ export function NavBar() {
           <span aria-hidden="true">{formatShortDate(today)}</span>
           <span className="visually-hidden">{formatLongDate(today)}</span>
         </time>
+        {user ? <InboxLink /> : null}
         {user && pending > 0 ? (
           <Link
             to="/outbox"

@@ -32,6 +32,8 @@ import { ForgotPasswordPage } from "../features/password/forgot-password-page.ts
 import { SetPasswordPage } from "../features/password/set-password-page.tsx";
 import { alreadySetMessage } from "../features/password/already-set-message.ts";
 import { mayListUsers } from "../features/users/user-list.ts";
+import { mayWriteAnnouncements } from "../features/inbox/authoring.ts";
+import { readSelection } from "../features/studies/study-selection.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
 import { ParticipantHomePage } from "../features/participant-home/participant-home-page.tsx";
 import { ParticipantSearchPage } from "../features/participant-search/participant-search-page.tsx";
@@ -139,6 +141,36 @@ const unauthorizedRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/unauthorized",
   component: UnauthorizedPage,
+});
+
+/**
+ * The inbox (spec 02 section 2): announcements, fetched unless the selected study is of the newer
+ * instrument architecture.
+ */
+const inboxRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/inbox",
+  component: lazyPage(
+    () => import("../features/inbox/inbox-page.tsx"),
+    (module) =>
+      function InboxRoute() {
+        return <module.InboxPage selectedStudyId={readSelection()?.studyId} />;
+      },
+  ),
+});
+
+/** Writing an announcement: clinical coordinators and administrators. */
+const writeAnnouncementRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/inbox/new",
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayWriteAnnouncements(user)) throw redirect({ to: "/unauthorized" });
+  },
+  component: lazyPage(
+    () => import("../features/inbox/write-announcement-page.tsx"),
+    (module) => module.WriteAnnouncementPage,
+  ),
 });
 
 /** Users, profile and passwords (spec 01 sections 2 and 4). */
@@ -471,6 +503,8 @@ const routeTree = rootRoute.addChildren([
     consentParticipantsRoute,
     consentCompletionRoute,
     outboxRoute,
+    inboxRoute,
+    writeAnnouncementRoute,
     usersRoute,
     editUserRoute,
     profileRoute,

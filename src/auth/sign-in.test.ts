@@ -39,7 +39,7 @@ const me: MeResponse = {
   has_consented: true,
   is_temporary_password: false,
   userImage: null,
-  onboarding: { announcements: false },
+  onboarding: { announcements: false, activities: false },
   permissions: {},
 };
 

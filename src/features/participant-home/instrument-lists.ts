@@ -16,6 +16,7 @@
  * - To-do (forms list): not completed, deployed, and not expired.
  * - A row is locked when the user's role in the study is not one of its permission codes.
  */
+import { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION } from "../../contracts/instrument-architecture.ts";
 import { isPermitted } from "../../contracts/instrument-permission.ts";
 import {
   DEFAULT_VISIBLE_DAYS,
@@ -28,11 +29,10 @@ import {
 } from "../../contracts/instrument-lists.ts";
 
 /**
- * The default instrument architecture version (the spec names the constant, not its value):
+ * The default instrument architecture version (src/contracts/instrument-architecture.ts):
  * studies at this version or below use the forms list; above it, instruments with instances.
- * The demo has study 102 at version 2 and the others at 1.
  */
-export const DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION = 1;
+export { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type ListSource = "forms" | "instances";

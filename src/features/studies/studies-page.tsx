@@ -5,6 +5,7 @@ import { useEffect } from "react";
 import { meQuery } from "../../api/users-api.ts";
 import { updateStoredUser } from "../../auth/session-store.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { ActivitiesOnboarding } from "./activities-onboarding.tsx";
 import { clearSelection, storeSelection } from "./study-selection.ts";
 import { pathAfterChoosing, selectableStudySites } from "./study-list.ts";
 
@@ -31,6 +32,7 @@ export function StudiesPage() {
       <h1 tabIndex={-1}>
         <Trans id="studies_heading">Choose a study and site</Trans>
       </h1>
+      <ActivitiesOnboarding />
       {items.length === 0 ? (
         <p className="empty-state">
           {me.isPending

@@ -1,0 +1,165 @@
+/**
+ * The inbox's calls (src/contracts/calls/announcement-calls.ts): the announcements list with the
+ * spec's architecture-version rule, its optimistic read state, writing an announcement, and the
+ * onboarding cards' state (kept on the server with the user; the me call reports it).
+ * Marking an announcement read is not a call here: its read event goes through the outbox.
+ */
+import { msg } from "@lingui/core/macro";
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import {
+  announcement,
+  announcementsResponse,
+  onboardingResponse,
+  type AnnouncementsResponse,
+  type OnboardingKind,
+  type OnboardingState,
+  type PostAnnouncementRequest,
+} from "../contracts/announcements.ts";
+import {
+  dismissOnboardingCall,
+  listAnnouncementsCall,
+  postAnnouncementCall,
+} from "../contracts/calls/announcement-calls.ts";
+import { callPath } from "../contracts/http/define-call.ts";
+import { isNewerArchitecture } from "../contracts/instrument-architecture.ts";
+import type { MeResponse } from "../contracts/user.ts";
+import { updateStoredUser } from "../auth/session-store.ts";
+import { useStoredUser } from "../auth/use-stored-user.ts";
+import { request } from "./request.ts";
+import { studyQuery } from "./studies-api.ts";
+import { meQuery, userKeys } from "./users-api.ts";
+
+export const announcementKeys = {
+  all: ["announcements"] as const,
+  list: () => [...announcementKeys.all, "list"] as const,
+};
+
+/** GET /control/participants/me/announcements */
+export function fetchAnnouncements(signal?: AbortSignal) {
+  return request({
+    path: listAnnouncementsCall.path,
+    schema: announcementsResponse,
+    failMessage: msg({ id: "inbox_fetch_failed", message: "Could not fetch your announcements" }),
+    signal,
+  });
+}
+
+export const announcementsQuery = () =>
+  queryOptions({
+    queryKey: announcementKeys.list(),
+    queryFn: ({ signal }) => fetchAnnouncements(signal),
+    // Kept on the device, so the inbox opens offline with what was last fetched.
+    meta: { persist: true },
+  });
+
+export type InboxAnnouncements = {
+  /** The list query; idle (never fetched) when `skipped`. */
+  query: ReturnType<typeof useQuery<AnnouncementsResponse>>;
+  /** The selected study is of the newer instrument architecture: the list is not fetched. */
+  skipped: boolean;
+  /** The selected study's name, when known. */
+  studyName: string | undefined;
+};
+
+/**
+ * The announcements, fetched only when the selected study's instrument architecture version is
+ * not above the default (spec 02 section 2). No study selected: fetched. The study's version
+ * comes from the study call; while it loads nothing is fetched, and when it fails the default
+ * is assumed.
+ */
+export function useInboxAnnouncements(selectedStudyId: number | undefined): InboxAnnouncements {
+  const user = useStoredUser();
+  const permitted =
+    selectedStudyId !== undefined && user?.permissions?.[String(selectedStudyId)] !== undefined;
+  const study = useQuery({ ...studyQuery(selectedStudyId ?? 0), enabled: user !== null && permitted });
+  const studyKnown = !permitted || study.isSuccess || study.isError;
+  const skipped = permitted && isNewerArchitecture(study.data?.config.instrument_architecture_version);
+  const query = useQuery({ ...announcementsQuery(), enabled: user !== null && studyKnown && !skipped });
+  return {
+    query,
+    skipped,
+    studyName: permitted
+      ? (study.data?.name ?? user?.permissions?.[String(selectedStudyId)]?.study_name)
+      : undefined,
+  };
+}
+
+/** Shows an announcement as read at once (its read event is on its way through the outbox). */
+export function markReadInCache(queryClient: QueryClient, announcementId: number) {
+  queryClient.setQueryData<AnnouncementsResponse>(announcementKeys.list(), (current) =>
+    current
+      ? {
+          announcements: current.announcements.map((item) =>
+            item.id === announcementId ? { ...item, read: true } : item,
+          ),
+        }
+      : current,
+  );
+}
+
+/**
+ * POST /control/announcements. One Idempotency-Key per announcement written (the caller keeps
+ * it across retries of the same text). Refusals (400, 403) are the form's to show: no toast, and
+ * a 403 does not sign the user out (it means "not this study", not an ended session).
+ */
+export function postAnnouncement(body: PostAnnouncementRequest, idempotencyKey: string) {
+  return request({
+    path: postAnnouncementCall.path,
+    method: postAnnouncementCall.method,
+    body,
+    headers: { "Idempotency-Key": idempotencyKey },
+    schema: announcement,
+    suppressErrorToast: true,
+    handle403Locally: true,
+    loaderKey: "announcement-send",
+  });
+}
+
+export function usePostAnnouncement() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: PostAnnouncementRequest; idempotencyKey: string }) =>
+      postAnnouncement(body, idempotencyKey),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: announcementKeys.all }),
+  });
+}
+
+const NO_CARD_DISMISSED: OnboardingState = { announcements: false, activities: false };
+
+/** Which onboarding cards the user has dismissed: from the me call, else the signed-in copy. */
+export function useOnboarding(): { state: OnboardingState; known: boolean } {
+  const user = useStoredUser();
+  const me = useQuery({ ...meQuery(), enabled: user !== null });
+  const state = me.data?.onboarding ?? user?.onboarding;
+  return { state: { ...NO_CARD_DISMISSED, ...state }, known: state !== undefined };
+}
+
+/** PUT /control/clinro/users/me/onboarding/{kind} */
+export function dismissOnboarding(kind: OnboardingKind) {
+  return request({
+    path: callPath(dismissOnboardingCall, { kind }),
+    method: dismissOnboardingCall.method,
+    schema: onboardingResponse,
+  });
+}
+
+/** Dismissing a card hides it at once; the server's answer then becomes the cached state. */
+export function useDismissOnboarding() {
+  const queryClient = useQueryClient();
+  const apply = (onboarding: OnboardingState) => {
+    queryClient.setQueryData<MeResponse>(userKeys.me(), (me) => (me ? { ...me, onboarding } : me));
+    updateStoredUser({ onboarding });
+  };
+  return useMutation({
+    mutationFn: dismissOnboarding,
+    onMutate: (kind) => {
+      const previous = queryClient.getQueryData<MeResponse>(userKeys.me())?.onboarding;
+      apply({ ...NO_CARD_DISMISSED, ...previous, [kind]: true });
+      return { previous };
+    },
+    onSuccess: (response) => apply(response.onboarding),
+    onError: (_error, _kind, context) => {
+      if (context?.previous) apply(context.previous);
+    },
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * /inbox (spec 02 section 2): the announcements from the study teams, newest first, each with
+ * its sender, sent date (last-message style), title and expandable content; unread ones carry a
+ * dot. Fetched only when the selected study is not of the newer instrument architecture. The
+ * empty state shows two messages and the mascot; the announcements onboarding card shows until
+ * the user dismisses it. Coordinators and administrators find the way to write one here.
+ */
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useCallback, useState } from "react";
+import {
+  markReadInCache,
+  useDismissOnboarding,
+  useInboxAnnouncements,
+  useOnboarding,
+} from "../../api/announcements-api.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
+import type { Announcement } from "../../contracts/announcements.ts";
+import { enqueueWrite, eventsWrite } from "../../outbox/enqueue.ts";
+import { Mascot } from "../../widgets/mascot/mascot.tsx";
+import { OnboardingCard } from "../../widgets/onboarding-card/onboarding-card.tsx";
+import { AnnouncementItem } from "./announcement-item.tsx";
+import { mayWriteAnnouncements } from "./authoring.ts";
+import "./inbox.css";
+
+export type InboxPageProps = {
+  /** The study chosen on the studies page, if any: its architecture version decides the fetch. */
+  selectedStudyId?: number;
+};
+
+export function InboxPage({ selectedStudyId }: InboxPageProps) {
+  const { t } = useLingui();
+  const user = useStoredUser();
+  const queryClient = useQueryClient();
+  const { query, skipped, studyName } = useInboxAnnouncements(selectedStudyId);
+  const onboarding = useOnboarding();
+  const dismiss = useDismissOnboarding();
+  const [now] = useState(() => new Date());
+
+  const openAnnouncement = useCallback(
+    (announcement: Announcement) => {
+      if (announcement.read || !user) return;
+      markReadInCache(queryClient, announcement.id);
+      const event = {
+        type: "read" as const,
+        timestamp: new Date().toISOString(),
+        info: { announcement_id: announcement.id, study_id: announcement.study_id },
+        study_id: announcement.study_id,
+      };
+      const title = announcement.title;
+      const label = t({ id: "inbox_read_event_label", message: `Announcement read: ${title}` });
+      void enqueueWrite(eventsWrite([event], label), {
+        userId: user.id,
+        username: user.username,
+        studyId: announcement.study_id,
+      });
+    },
+    [queryClient, t, user],
+  );
+
+  const announcements = query.data?.announcements ?? [];
+  const study = studyName ?? t({ id: "inbox_selected_study", message: "The selected study" });
+
+  return (
+    <div className="page page--narrow inbox">
+      <div className="inbox__header">
+        <h1 tabIndex={-1}>
+          <Trans id="inbox_heading">Inbox</Trans>
+        </h1>
+        {user && mayWriteAnnouncements(user) ? (
+          <Link to="/inbox/new" className="button button--primary">
+            <Trans id="inbox_write_link">Write an announcement</Trans>
+          </Link>
+        ) : null}
+      </div>
+
+      {onboarding.known && !onboarding.state.announcements ? (
+        <OnboardingCard
+          kind="announcements"
+          title={t({ id: "inbox_onboarding_title", message: "News from your study teams" })}
+          onDismiss={() => dismiss.mutate("announcements")}
+        >
+          <p>
+            <Trans id="inbox_onboarding_body">
+              Announcements from your study coordinators arrive here. A dot marks the ones you have not opened
+              yet; open one to read it.
+            </Trans>
+          </p>
+        </OnboardingCard>
+      ) : null}
+
+      {skipped ? (
+        <p className="inbox__notice" role="status">
+          <Trans id="inbox_newer_architecture">
+            {study} delivers its announcements with each participant's activities, so they are not listed
+            here. Choose another study to see its announcements.
+          </Trans>
+        </p>
+      ) : query.isPending ? (
+        <p className="inbox__notice" role="status">
+          <Trans id="inbox_loading">Loading announcements…</Trans>
+        </p>
+      ) : query.isError && announcements.length === 0 ? (
+        <p className="form-error" role="alert">
+          <Trans id="inbox_failed">
+            Your announcements could not be loaded. Check your connection and try again.
+          </Trans>
+        </p>
+      ) : announcements.length === 0 ? (
+        <div className="inbox__empty">
+          <Mascot size={120} className="inbox__mascot" />
+          <p className="inbox__empty-title">
+            <Trans id="inbox_empty_title">You're all caught up</Trans>
+          </p>
+          <p className="inbox__empty-body">
+            <Trans id="inbox_empty_body">
+              There are no announcements yet. News from your study teams will appear here.
+            </Trans>
+          </p>
+        </div>
+      ) : (
+        <ul className="inbox__list" aria-label={t({ id: "inbox_list_label", message: "Announcements" })}>
+          {announcements.map((announcement) => (
+            <AnnouncementItem
+              key={announcement.id}
+              announcement={announcement}
+              now={now}
+              onOpen={openAnnouncement}
+            />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
