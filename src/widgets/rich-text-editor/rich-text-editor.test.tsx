@@ -104,7 +104,7 @@ describe("rich text editor", () => {
     expect(document.activeElement).toBe(button("Bold"));
   });
 
-  it("sends an empty string for an emptied text, and takes a new value from outside", () => {
+  it("takes a new value from outside (not an Undo step), and sends an empty string for an emptied text", () => {
     function Harness({ onChange }: { onChange: (html: string) => void }) {
       const [value, setValue] = useState("<p>Draft</p>");
       return (
@@ -125,13 +125,17 @@ describe("rich text editor", () => {
     }
     const onChange = vi.fn();
     render(<Harness onChange={onChange} />);
-    selectAll();
-    fireEvent.keyDown(textbox(), { key: "Backspace", code: "Backspace" });
-    expect(onChange).toHaveBeenLastCalledWith("");
-    onChange.mockClear();
     fireEvent.click(screen.getByRole("button", { name: "Restore" }));
     expect(textbox().textContent).toBe("Restored");
     expect(onChange).not.toHaveBeenCalled();
+    // Not a step to undo.
+    expect((button("Undo") as HTMLButtonElement).disabled).toBe(true);
+
+    selectAll();
+    fireEvent.keyDown(textbox(), { key: "Backspace", code: "Backspace" });
+    expect(onChange).toHaveBeenLastCalledWith("");
+    expect(textbox().textContent).toBe("");
+    expect((button("Undo") as HTMLButtonElement).disabled).toBe(false);
   });
 });
 

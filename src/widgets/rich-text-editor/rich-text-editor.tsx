@@ -38,28 +38,26 @@ export type RichTextEditorProps = {
 const LINK_REL = "noopener noreferrer nofollow";
 
 /** What the editor holds: paragraphs, the toolbar's marks and lists, line breaks, links. */
-function extensions() {
-  return [
-    StarterKit.configure({
-      heading: false,
-      blockquote: false,
-      code: false,
-      codeBlock: false,
-      horizontalRule: false,
-      strike: false,
-      underline: false,
-      // No empty paragraph forced after a list: the stored HTML ends where the text does.
-      trailingNode: false,
-      link: {
-        openOnClick: false,
-        autolink: true,
-        defaultProtocol: "https",
-        protocols: ["mailto"],
-        HTMLAttributes: { rel: LINK_REL, target: "_blank" },
-      },
-    }),
-  ];
-}
+const EXTENSIONS = [
+  StarterKit.configure({
+    heading: false,
+    blockquote: false,
+    code: false,
+    codeBlock: false,
+    horizontalRule: false,
+    strike: false,
+    underline: false,
+    // No empty paragraph forced after a list: the stored HTML ends where the text does.
+    trailingNode: false,
+    link: {
+      openOnClick: false,
+      autolink: true,
+      defaultProtocol: "https",
+      protocols: ["mailto"],
+      HTMLAttributes: { rel: LINK_REL, target: "_blank" },
+    },
+  }),
+];
 
 /** The editor's HTML as the caller stores it: "" for an empty document. */
 function htmlOf(editor: Editor): string {
@@ -82,9 +80,11 @@ export function RichTextEditor({ label, value, onChange, id }: RichTextEditorPro
   useEffect(() => {
     onChangeRef.current = onChange;
   }, [onChange]);
+  /** The HTML the editor holds as far as the caller knows: what it was given or last sent. */
+  const knownHtml = useRef(value);
 
   const editor = useEditor({
-    extensions: extensions(),
+    extensions: EXTENSIONS,
     content: value,
     editorProps: {
       attributes: {
@@ -95,13 +95,20 @@ export function RichTextEditor({ label, value, onChange, id }: RichTextEditorPro
         ...(id ? { id } : {}),
       },
     },
-    onUpdate: ({ editor: updated }) => onChangeRef.current(htmlOf(updated)),
+    onUpdate: ({ editor: updated }) => {
+      const html = htmlOf(updated);
+      knownHtml.current = html;
+      onChangeRef.current(html);
+    },
   });
 
-  // A value set from outside (a reset after sending, a draft restored) replaces the text; the
-  // editor's own changes come back equal and leave it alone (and the cursor where it is).
+  // A value set from outside (a reset after sending, a draft restored) replaces the text, and is
+  // not a step Undo goes back over; the editor's own changes come back as the value it sent and
+  // leave it alone (and the cursor where it is).
   useEffect(() => {
-    if (value !== htmlOf(editor)) editor.commands.setContent(value, { emitUpdate: false });
+    if (value === knownHtml.current || editor.isDestroyed) return;
+    knownHtml.current = value;
+    editor.chain().setMeta("addToHistory", false).setContent(value, { emitUpdate: false }).run();
   }, [editor, value]);
 
   const state = useEditorState({
