@@ -4,6 +4,7 @@
  * stored, the browser's when it is shown), and the onboarding card kinds (section 9).
  */
 import { z } from "zod";
+import { bodyId } from "./input-bounds.ts";
 
 /** Tags an announcement's HTML may hold; anything else is dropped (its text kept, for most). */
 export const ANNOUNCEMENT_ALLOWED_TAGS = [
@@ -58,8 +59,8 @@ export type AnnouncementsResponse = z.infer<typeof announcementsResponse>;
 
 /** POST /control/announcements: to a study's staff, or one site's when site_id is given. */
 export const postAnnouncementRequest = z.object({
-  study_id: z.number().int().positive(),
-  site_id: z.number().int().positive().nullable().optional(),
+  study_id: bodyId("study_id"),
+  site_id: bodyId("site_id").nullable().optional(),
   title: z
     .string()
     .trim()
