@@ -166,16 +166,44 @@ export const consentParticipant = z.object({
 });
 export type ConsentParticipant = z.infer<typeof consentParticipant>;
 
+/** The participants of one server status. */
+export const consentParticipantGroup = z.object({
+  status: consentParticipantStatus,
+  participants: z.array(consentParticipant),
+});
+
 export const consentParticipantsResponse = z.object({
   consent_id: z.number().int(),
   title: z.string(),
   /** The consent's latest version. */
   version: z.number().int(),
   date_deployed: timestamp,
-  /** The participants of the site offered the consent, sorted by last name, first name. */
-  participants: z.array(consentParticipant),
+  /**
+   * The participants of the site offered the consent, grouped by status (spec 02 section 7), in
+   * the order of CONSENT_PARTICIPANT_STATUSES; each group sorted by last name, first name. A
+   * status nobody is in has no group. The viewer's groups (who must act) are the client's.
+   */
+  groups: z.array(consentParticipantGroup),
 });
 export type ConsentParticipantsResponse = z.infer<typeof consentParticipantsResponse>;
+
+/** Last name, first name, as a person sorts them (accents and case aside first). */
+export const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+/** Last name, then first name, then id: the order of every participant list of a consent. */
+export function compareParticipantNames(
+  a: Pick<ConsentParticipant, "lastname" | "firstname" | "id">,
+  b: Pick<ConsentParticipant, "lastname" | "firstname" | "id">,
+) {
+  return (
+    NAME_ORDER.compare(a.lastname, b.lastname) || NAME_ORDER.compare(a.firstname, b.firstname) || a.id - b.id
+  );
+}
+
+/** Every participant of the answer, in name order, whatever their status. */
+export function participantsOf(response: Pick<ConsentParticipantsResponse, "groups">): ConsentParticipant[] {
+  return response.groups.flatMap((group) => group.participants).sort(compareParticipantNames);
+}
 
 // ---------------------------------------------------------------------------------------------
 // GET /control/v2/clinro/email?consent_id&participant_id&version[&pdf_type=print_to_sign]

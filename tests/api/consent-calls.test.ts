@@ -8,9 +8,12 @@ import {
   consentDefinitionResponse,
   consentParticipantsResponse,
   consentSubmissionResponse,
+  NAME_ORDER,
+  participantsOf,
   type ConsentDefinitionResponse,
   type ConsentSubmissionBody,
 } from "../../src/contracts/consent-calls.ts";
+import { CONSENT_PARTICIPANT_STATUSES } from "../../src/contracts/consents.ts";
 import { errorBody } from "../../src/contracts/errors.ts";
 import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
 import { makeRecord } from "../../src/survey/engine/answer-state.ts";
@@ -27,7 +30,7 @@ import {
 } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD } from "../../server/db/seed/demo.ts";
 import { demoConsentJson, DEMO_SIGNATURE_PNG } from "../../server/db/seed/demo-consents.ts";
-import { NAME_ORDER } from "../../server/routes/consents/consent-participants.ts";
+import { formatUtc } from "../../server/pdf/consent-pdf.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { mailsTo } from "../support/mail-drop.ts";
 
@@ -380,6 +383,10 @@ describeOnEachDatabase("the consent calls", (api) => {
       "Consent obtained by",
       "Witnessed by",
       "Participant consent",
+      // Both times of each signature: the device's, with its offset and zone, and the server's.
+      "22-Nov-2026 09:15:00 UTC-05:00 (America/New_York)",
+      formatUtc(clinro.received_at),
+      formatUtc(done.signatures[2]!.received_at),
     ]) {
       expect(text).toContain(expected);
     }
@@ -668,7 +675,7 @@ describeOnEachDatabase("the consent calls", (api) => {
     expect(await signingsOf(participantId)).toBe(0);
   });
 
-  it("lists the participants of one consent and site, sorted, and refuses other sites", async () => {
+  it("lists the participants of one consent and site grouped by status, sorted, and refuses other sites", async () => {
     const url = (site: number | string, consentId = mainId) =>
       `/control/v2/clinro/me/consents/${consentId}?site_id=${site}`;
     const seen = new Set<string>();
@@ -677,19 +684,29 @@ describeOnEachDatabase("the consent calls", (api) => {
       expect(response.statusCode).toBe(200);
       const answer = consentParticipantsResponse.parse(response.json());
       expect(answer).toMatchObject({ consent_id: mainId, title: MAIN, version: 2 });
-      const sorted = [...answer.participants].sort(
-        (a, b) =>
-          NAME_ORDER.compare(a.lastname, b.lastname) ||
-          NAME_ORDER.compare(a.firstname, b.firstname) ||
-          a.id - b.id,
+      // One group per status present, in the statuses' order, each holding only its status, by name.
+      const groupStatuses = answer.groups.map((group) => group.status);
+      expect(groupStatuses).toEqual(
+        CONSENT_PARTICIPANT_STATUSES.filter((status) => groupStatuses.includes(status)),
       );
-      expect(answer.participants.map((participant) => participant.id)).toEqual(
-        sorted.map((participant) => participant.id),
-      );
-      expect(answer.participants.length).toBeGreaterThan(10);
-      const statuses = new Set(
-        answer.participants.map((participant) => participant.consent_participant_status),
-      );
+      for (const group of answer.groups) {
+        expect(group.participants.length).toBeGreaterThan(0);
+        expect(new Set(group.participants.map((p) => p.consent_participant_status))).toEqual(
+          new Set([group.status]),
+        );
+        const sorted = [...group.participants].sort(
+          (a, b) =>
+            NAME_ORDER.compare(a.lastname, b.lastname) ||
+            NAME_ORDER.compare(a.firstname, b.firstname) ||
+            a.id - b.id,
+        );
+        expect(group.participants.map((participant) => participant.id)).toEqual(
+          sorted.map((participant) => participant.id),
+        );
+      }
+      const everyone = participantsOf(answer);
+      expect(everyone.length).toBeGreaterThan(10);
+      const statuses = new Set(everyone.map((participant) => participant.consent_participant_status));
       // The demo has every status in both sites.
       expect([...statuses].sort()).toEqual([
         "awaiting_clinro",

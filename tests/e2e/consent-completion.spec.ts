@@ -2,10 +2,11 @@ import { mkdir } from "node:fs/promises";
 import { webcrypto } from "node:crypto";
 import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import type {
-  ConsentDefinitionResponse,
-  ConsentParticipant,
-  ConsentParticipantsResponse,
+import {
+  participantsOf,
+  type ConsentDefinitionResponse,
+  type ConsentParticipant,
+  type ConsentParticipantsResponse,
 } from "../../src/contracts/consent-calls.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
@@ -65,7 +66,9 @@ async function awaitingParticipant(page: Page, consentId: number, which: "first"
     SECOND_SITE,
     consentId,
   );
-  const awaiting = body.participants.filter((p) => p.consent_participant_status === "awaiting_participant");
+  const awaiting = participantsOf(body).filter(
+    (p) => p.consent_participant_status === "awaiting_participant",
+  );
   const found = which === "first" ? awaiting[0] : awaiting.at(-1);
   expect(found, "a demo participant awaiting the participant").toBeDefined();
   return found!;
@@ -265,6 +268,27 @@ test("the signature question's modes, file checks and accessibility, with screen
   await shoot("question");
   await consent.share().click();
   await expect(consent.share()).toBeFocused();
+  // Print fetches the blank to sign on paper (a PDF) and prints it from a hidden frame. Headless
+  // Chromium crashes printing a PDF, so the frame is caught on its way into the page instead.
+  await page.evaluate(() => {
+    const append = Element.prototype.append;
+    Element.prototype.append = function (this: Element, ...nodes: (Node | string)[]) {
+      const frame = nodes.find((node): node is HTMLIFrameElement => node instanceof HTMLIFrameElement);
+      if (frame?.src.startsWith("blob:")) {
+        document.documentElement.dataset.printedFrame = frame.src;
+        return;
+      }
+      append.apply(this, nodes);
+    };
+  });
+  await consent.share().click();
+  const blank = page.waitForResponse((response) => response.url().includes("/control/v2/consent/pdf?"));
+  await page.getByRole("button", { name: "Print" }).click();
+  const printed = await blank;
+  expect(new URL(printed.url()).searchParams.get("pdf_type")).toBe("print_to_sign");
+  expect(printed.status()).toBe(200);
+  expect(printed.headers()["content-type"]).toBe("application/pdf");
+  await expect(page.locator("html")).toHaveAttribute("data-printed-frame", /^blob:/);
   await consent.survey.next().click();
 
   for (const prompt of PROMPTS.slice(1)) await consent.next(prompt);
@@ -422,7 +446,7 @@ test("emailing the consent from its share menu puts a mail with the PDF in the m
     SECOND_SITE,
     consentId,
   );
-  const participant = body.participants.find(
+  const participant = participantsOf(body).find(
     (p) => p.consent_participant_status === "awaiting_participant" && p.email,
   );
   expect(participant, "a demo participant with an email, awaiting the participant").toBeDefined();

@@ -1,7 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import type { ConsentParticipant, ConsentParticipantsResponse } from "../../src/contracts/consent-calls.ts";
+import {
+  participantsOf,
+  type ConsentParticipant,
+  type ConsentParticipantsResponse,
+} from "../../src/contracts/consent-calls.ts";
 import type { ConsentParticipantStatus } from "../../src/contracts/consents.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
 import { signInAs } from "./pages/login-page.ts";
@@ -37,7 +41,7 @@ type Expected = {
 
 /** The first participant of a status (and, when given, with or without an email). */
 function firstWith(body: ConsentParticipantsResponse, status: ConsentParticipantStatus, hasEmail?: boolean) {
-  const found = body.participants.find(
+  const found = participantsOf(body).find(
     (p) =>
       p.consent_participant_status === status && (hasEmail === undefined || (p.email !== null) === hasEmail),
   );
@@ -72,7 +76,7 @@ const GROUP_ORDER: {
 
 function statusBars(body: ConsentParticipantsResponse, viewer: "clinician" | "witness") {
   return GROUP_ORDER.flatMap(({ title, statuses }) => {
-    const count = body.participants.filter((p) =>
+    const count = participantsOf(body).filter((p) =>
       statuses[viewer].includes(p.consent_participant_status),
     ).length;
     return count > 0 ? [`${title} Participants: ${count}`] : [];
@@ -202,7 +206,7 @@ test("the coordinator sees the participants grouped, with each group's action, a
   await expectNoSeriousViolations(page);
 
   // Search: first name, last name, subject id or participant id, case-insensitive.
-  const someone = boston.participants.find((p) => p.subject_id !== "")!;
+  const someone = participantsOf(boston).find((p) => p.subject_id !== "")!;
   await consent.box().fill(someone.subject_id.toLowerCase());
   // Subject ids are unique: one row is left.
   await expect(page.locator("main tbody tr")).toHaveCount(1);
@@ -218,7 +222,7 @@ test("the coordinator sees the participants grouped, with each group's action, a
   await expect(consent.statusBars()).toHaveCount(0);
   await consent.box().fill("  ");
   await expect(consent.clear()).toBeDisabled();
-  await expect(page.locator("main tbody tr")).toHaveCount(boston.participants.length);
+  await expect(page.locator("main tbody tr")).toHaveCount(participantsOf(boston).length);
 
   // The second site: who waits on the witness is pending for a clinician; who waits on the
   // participant has no button with an email, and the mail compose without one.
@@ -293,7 +297,7 @@ test("'see consent' downloads the completed consent as a PDF", async ({ page }) 
   const consentId = await mainConsentId(page);
   const consent = new ConsentParticipantsPage(page);
   const boston = await consent.goto(MDD_301, BOSTON, consentId);
-  const completed = boston.participants.find(
+  const completed = participantsOf(boston).find(
     (p) => p.consent_participant_status === "complete" && p.subject_id !== "",
   )!;
   const downloaded = page.waitForEvent("download");

@@ -1,23 +1,25 @@
 /**
  * GET /control/v2/clinro/me/consents/{consentId}?site_id: the participants of one site offered
- * the consent, with their status and the version they are on, sorted by last name, first name
- * (the client groups them, spec 02 section 4). site_id must be a permitted site of the
+ * the consent, with their status and the version they are on, grouped by status and sorted by
+ * last name, first name in each group (the client regroups them by who must act, spec 02
+ * section 4). site_id must be a permitted site of the
  * consent's study (403 otherwise, whether it exists or not); an unknown consent is a 404.
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { consentParticipantsCall } from "../../../src/contracts/calls/consent-calls.ts";
-import type { ConsentParticipantsResponse } from "../../../src/contracts/consent-calls.ts";
-import { consentParticipantStatus } from "../../../src/contracts/consents.ts";
+import {
+  compareParticipantNames,
+  type ConsentParticipant,
+  type ConsentParticipantsResponse,
+} from "../../../src/contracts/consent-calls.ts";
+import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../../src/contracts/consents.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";
 import { consentParticipants, participants } from "../../db/schema.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
-
-/** Last name, first name, as a person sorts them (accents and case aside first). */
-export const NAME_ORDER = new Intl.Collator("en", { sensitivity: "base", numeric: true });
 
 export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, consentParticipantsCall, async (request): Promise<ConsentParticipantsResponse> => {
@@ -47,18 +49,8 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
       )
       .orderBy(asc(participants.id));
     // Sorted here, not by the database: PGlite and PostgreSQL collate accents differently.
-    rows.sort(
-      (a, b) =>
-        NAME_ORDER.compare(a.lastname, b.lastname) ||
-        NAME_ORDER.compare(a.firstname, b.firstname) ||
-        a.id - b.id,
-    );
-    return {
-      consent_id: consent.id,
-      title: consent.title,
-      version: consent.version,
-      date_deployed: consent.dateDeployed.toISOString(),
-      participants: rows.map((row) => ({
+    const sorted: ConsentParticipant[] = rows
+      .map((row) => ({
         consent_id: consent.id,
         consent_participant_status: consentParticipantStatus.parse(row.status),
         consent_version: row.version,
@@ -67,7 +59,18 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
         firstname: row.firstname,
         lastname: row.lastname,
         subject_id: row.subjectId,
-      })),
+      }))
+      .sort(compareParticipantNames);
+    const groups = CONSENT_PARTICIPANT_STATUSES.map((status) => ({
+      status,
+      participants: sorted.filter((participant) => participant.consent_participant_status === status),
+    })).filter((group) => group.participants.length > 0);
+    return {
+      consent_id: consent.id,
+      title: consent.title,
+      version: consent.version,
+      date_deployed: consent.dateDeployed.toISOString(),
+      groups,
     };
   });
 }

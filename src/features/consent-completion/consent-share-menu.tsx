@@ -1,8 +1,9 @@
 /**
  * The consent prompt's share button (spec 02 sections 2 and 7): print the consent (its PDF,
  * fetched as a blob and printed from a hidden frame) or email it to the participant ('email
- * sent'). At the prompt nothing is signed yet, so the email carries the print-to-sign document:
- * the consent text the participant can read, with the lines to sign on paper.
+ * sent'). At the prompt nothing is signed yet, so both carry the print-to-sign document
+ * (pdf_type=print_to_sign): the consent text the participant can read, with the lines to sign
+ * on paper where a site signs on paper.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useRef, useState } from "react";
@@ -29,7 +30,9 @@ export function ConsentShareMenu(props: { consentId: number; version: number; pa
     setPrinting(true);
     closeMenu();
     try {
-      printBlob(await fetchConsentPdf({ consentId: props.consentId, version: props.version }));
+      printBlob(
+        await fetchConsentPdf({ consentId: props.consentId, version: props.version, printToSign: true }),
+      );
     } catch {
       // The request module showed the failure's toast.
     } finally {

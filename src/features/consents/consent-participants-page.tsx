@@ -9,7 +9,7 @@ import {
 } from "../../api/consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { ConsentParticipant } from "../../contracts/consent-calls.ts";
+import { participantsOf, type ConsentParticipant } from "../../contracts/consent-calls.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { SearchBox } from "../../widgets/table/search-box.tsx";
@@ -58,7 +58,8 @@ export function ConsentParticipantsPage({ studyId, siteId, consentId, signed }: 
   // Data already on the device stays on screen when a refetch fails (offline, server away).
   if (consent.data === undefined) return <ParticipantsNotLoaded {...{ studyId, siteId, consent }} />;
 
-  const { title, version, date_deployed: dateDeployed, participants } = consent.data;
+  const { title, version, date_deployed: dateDeployed } = consent.data;
+  const participants = participantsOf(consent.data);
   const deployed = formatShortDate(dateDeployed);
   const allGroups = groupParticipants(
     participants.filter((participant) => participantMatches(participant, text)),

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { visitsQuery } from "../../api/visits-api.ts";
 import type { Visit } from "../../contracts/visits.ts";
 import { dispatchRoom, getRoomState, subscribeToRoom } from "../../video/visit-room-store.ts";
@@ -51,10 +51,18 @@ export function VisitsPage({ studyId, siteId, roomName }: Props) {
   const timeZone = deviceTimeZone();
 
   // On the room's URL: open that room once the visits are known (its token and recording flag).
+  // Once per room URL: a later refetch (the visit ending, a changed row) must not open again a
+  // room the clinician has hung up.
   const roomVisit = roomName ? visits.data?.find((visit) => visit.room_name === roomName) : undefined;
   const visitsSettled = !visits.isPending;
+  const openedRoomName = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!roomName || !visitsSettled) return;
+    if (!roomName) {
+      openedRoomName.current = undefined;
+      return;
+    }
+    if (!visitsSettled || openedRoomName.current === roomName) return;
+    openedRoomName.current = roomName;
     dispatchRoom({
       type: "open",
       request: {
