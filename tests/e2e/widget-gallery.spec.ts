@@ -63,6 +63,9 @@ async function openStory(page: Page, id: string) {
   await expect(page.locator("[data-storyloaded]")).toHaveCount(1, { timeout: 15_000 });
   // Lazy widgets (PDF viewer, photo editor) show their loading text first.
   await expect(page.getByText("Loading…", { exact: true })).toHaveCount(0);
+  // A story that throws unmounts the whole tree (the provider's main with it), which axe would
+  // pass as an empty page.
+  await expect(page.locator("main.gallery-story")).toBeAttached();
 }
 
 const stories = readStories();
