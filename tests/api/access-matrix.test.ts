@@ -1,0 +1,637 @@
+/**
+ * The access matrix: every demo role × every demo study and site × every /control call that
+ * names a study, site, participant, consent, visit, instrument or user, each cell answering as
+ * the policy says: a success where the role holds the study (and, for what lives at a site, the
+ * site) and the call's role rule allows it; a 403 or 404 otherwise; never a 5xx.
+ *
+ * The policy is computed here from the seed's declarations (DEMO_ACCOUNTS), not from the
+ * database the server reads. To have a study held without one of its sites, staff2 loses
+ * Lakeside (1012) of MDD-301 before the matrix runs; consents of a study a role does not hold
+ * come from a consent added to GAD-118 (103).
+ *
+ * The calls are read from src/contracts/calls/: a new call must be given a row here (SPECS) or
+ * be listed among the calls that name none of those ids (NAMES_NO_ID), or this file fails.
+ */
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import type { LightMyRequestResponse } from "fastify";
+import { beforeAll, expect, it } from "vitest";
+import { INSTRUMENT_TYPE } from "../../src/contracts/instrument-lists.ts";
+import { isPermitted } from "../../src/contracts/instrument-permission.ts";
+import { ROLE_CODE, WITNESS_ROLE } from "../../src/contracts/roles.ts";
+import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
+import { makeRecord } from "../../src/survey/engine/answer-state.ts";
+import {
+  consentParticipants,
+  consents,
+  instrumentDefinitions,
+  instruments,
+  participants,
+  sitePermissions,
+  users,
+  visits,
+} from "../../server/db/schema.ts";
+import { DEMO_ACCOUNTS, DEMO_STUDIES } from "../../server/db/seed/demo.ts";
+import { describeOnEachDatabase, type RequestOptions } from "../support/api-harness.ts";
+import { loadCallDeclarations } from "../support/call-declarations.ts";
+import { definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+import { testImage } from "../support/test-images.ts";
+
+const ROLES = ["coordinator", "staff1", "staff2", "staff3", "witness", "admin"] as const;
+type Role = (typeof ROLES)[number];
+const accountOf = (role: Role) => DEMO_ACCOUNTS.find((account) => account.username === `${role}@demo.test`)!;
+
+/** The site staff2 loses before the matrix: MDD-301 held, Lakeside not. */
+const REMOVED = { role: "staff2" as Role, siteId: 1012 };
+
+type Location = { studyId: number; siteId: number };
+const LOCATIONS: Location[] = DEMO_STUDIES.flatMap((study) =>
+  study.sites.map((site) => ({ studyId: study.id, siteId: site.id })),
+);
+
+/** The role's clinician role code in the study, per the seed (undefined: no permission). */
+const studyRole = (role: Role, studyId: number): string | undefined => accountOf(role).studies[studyId];
+const holdsSite = (role: Role, location: Location) =>
+  studyRole(role, location.studyId) !== undefined &&
+  !(role === REMOVED.role && location.siteId === REMOVED.siteId);
+
+type Fixture = {
+  /** Per site: a participant with an email address (offered the site's consent in MDD-301). */
+  participant: Map<number, number>;
+  /** Per study: an instrument with a definition, its slug and permissions. */
+  instrument: Map<number, { id: number; slug: string; permissions: string[] }>;
+  /** Per study: a consent (MDD-301's published one; GAD-118's added, without versions). */
+  consent: Map<number, { id: number; version: number }>;
+  /** SCZ-214's current ad hoc visit room. */
+  room: { studyId: number; siteId: number; roomName: string };
+  userId: Map<Role, number>;
+  tokens: Map<Role, string>;
+  png: Buffer;
+};
+
+type Cell = { role: Role; location: Location; fixture: Fixture };
+type Level = "study" | "site" | "none";
+type Probe = {
+  method: "GET" | "POST" | "PATCH" | "PUT";
+  url: string;
+  options?: RequestOptions;
+  /** This request's level, when it is not the row's. */
+  level?: Level;
+};
+
+type Spec = {
+  /** "study": the study's permission is enough; "site": the site's too. */
+  level: Level;
+  /** Where to probe (default: every demo site). */
+  locations?: (fixture: Fixture) => Location[];
+  /** Cells that say nothing about access (a participant not offered the consent), left out. */
+  skip?: (cell: Cell) => boolean;
+  /** A role rule on top of the permissions (default: any role holding them). */
+  mayAct?: (cell: Cell) => boolean;
+  /** The request (or requests, each answering the same) of the cell. */
+  probe: (cell: Cell) => Probe | Probe[] | Promise<Probe | Probe[]>;
+  /** The answers where permitted (the default: 200). */
+  success?: (cell: Cell) => number[];
+};
+
+const json = (body: unknown): RequestOptions => ({ body, headers: { "idempotency-key": randomUUID() } });
+const notWitness = ({ role, location }: Cell) => studyRole(role, location.studyId) !== WITNESS_ROLE;
+
+async function multipartUpload(fields: Record<string, string>, png: Buffer) {
+  const form = new FormData();
+  form.set("upload_file", new Blob([png], { type: "image/png" }), "photo.png");
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  const request = new Request("http://localhost/", { method: "POST", body: form });
+  return {
+    body: Buffer.from(await request.arrayBuffer()),
+    headers: { "content-type": request.headers.get("content-type")!, "idempotency-key": randomUUID() },
+  };
+}
+
+/** Consent calls probe the consent of the location's study (MDD-301's sites, and GAD-118's). */
+const consentLocations = (fixture: Fixture) =>
+  LOCATIONS.filter((location) => fixture.consent.has(location.studyId));
+/** Where the consent can be answered: MDD-301 (GAD-118's has no version: probed only where refused). */
+const consentSuccess = (cell: Cell, ok: number[]) => (cell.location.studyId === 101 ? ok : [404]);
+/** GAD-118's consent offers nobody: a role holding GAD-118 would be refused as not offered. */
+const notOfferedCell = ({ role, location }: Cell) =>
+  location.studyId !== 101 && studyRole(role, location.studyId) !== undefined;
+
+/** Every call that names a study, site, participant, consent, visit, instrument or user. */
+const SPECS: Record<string, Spec> = {
+  getStudyCall: {
+    level: "study",
+    probe: ({ location }) => ({ method: "GET", url: `/control/studies/${location.studyId}` }),
+  },
+  getParticipantCall: {
+    level: "site",
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants/${fixture.participant.get(location.siteId)}`,
+    }),
+  },
+  searchParticipantsCall: {
+    level: "site",
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/clinro_search?search_value=a`,
+    }),
+  },
+  listMyConsentsCall: {
+    level: "site",
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/v2/clinro/me/consents?study_id=${location.studyId}&site_id=${location.siteId}`,
+    }),
+  },
+  consentParticipantsCall: {
+    level: "site",
+    locations: consentLocations,
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/v2/clinro/me/consents/${fixture.consent.get(location.studyId)!.id}?site_id=${location.siteId}`,
+    }),
+    // A consent without a published version has no participants yet: an empty list.
+    success: () => [200],
+  },
+  getConsentCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    probe: ({ location, fixture }) => {
+      const consent = fixture.consent.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/v2/clinro/consent?consent_id=${consent.id}&version=${consent.version}&ptp_id=${fixture.participant.get(location.siteId)}`,
+      };
+    },
+    success: (cell) => consentSuccess(cell, [200]),
+  },
+  consentPdfCall: {
+    level: "study",
+    locations: consentLocations,
+    probe: ({ location, fixture }) => {
+      const consent = fixture.consent.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/v2/consent/pdf?consent_id=${consent.id}&version=${consent.version}&platform=clinro`,
+      };
+    },
+    success: (cell) => consentSuccess(cell, [200]),
+  },
+  consentEmailCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    probe: ({ location, fixture }) => {
+      const consent = fixture.consent.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/v2/clinro/email?consent_id=${consent.id}&version=${consent.version}&participant_id=${fixture.participant.get(location.siteId)}`,
+      };
+    },
+    success: (cell) => consentSuccess(cell, [200]),
+  },
+  consentDownloadCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/v2/studies/${location.studyId}/participants/${fixture.participant.get(location.siteId)}/download?consent_id=${fixture.consent.get(location.studyId)!.id}`,
+    }),
+    // The participant has not completed it: 409 once access is granted (the consent tests
+    // download completed ones).
+    success: (cell) => consentSuccess(cell, [409]),
+  },
+  postClinicianConsentCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    mayAct: notWitness,
+    probe: (cell) => consentPost(cell, "clinro"),
+    // Access granted, the session is then judged on its content: this one-record session is
+    // incomplete or unsigned (422); the consent tests submit complete ones.
+    success: (cell) => consentSuccess(cell, [200, 422]),
+  },
+  postWitnessConsentCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    mayAct: (cell) => !notWitness(cell),
+    probe: (cell) => consentPost(cell, "witness"),
+    success: (cell) => consentSuccess(cell, [200, 422]),
+  },
+  listFormsCall: {
+    level: "site",
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/clinro/participants/${fixture.participant.get(location.siteId)}/instruments?study_id=${location.studyId}`,
+    }),
+  },
+  listInstancesCall: {
+    level: "site",
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/participants/${fixture.participant.get(location.siteId)}/instruments/instances?study_id=${location.studyId}`,
+    }),
+  },
+  getDefinitionCall: {
+    level: "study",
+    probe: ({ location, fixture }) => {
+      const instrument = fixture.instrument.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/studies/${location.studyId}/instruments/${instrument.id}/${instrument.slug}`,
+      };
+    },
+  },
+  getAdminDefinitionCall: {
+    level: "study",
+    probe: ({ location, fixture }) => {
+      const instrument = fixture.instrument.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/admin/studies/${location.studyId}/instruments/${instrument.id}/${instrument.slug}`,
+      };
+    },
+  },
+  postSubmissionCall: {
+    level: "site",
+    mayAct: ({ role, location, fixture }) =>
+      isPermitted(fixture.instrument.get(location.studyId)!.permissions, studyRole(role, location.studyId)),
+    probe: submissionPost,
+    // Access granted, the submission is then judged on its answers (none here: 422); the
+    // submission tests store complete ones.
+    success: () => [201, 422],
+  },
+  instrumentHistoryCall: {
+    level: "site",
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/participants/${fixture.participant.get(location.siteId)}/instrument_history/clinro`,
+    }),
+  },
+  pendingInstrumentsCall: {
+    level: "study",
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/pending_instruments?study_id=${location.studyId}`,
+    }),
+  },
+  postEventsCall: {
+    // An event naming the study alone, and one naming the site's participant in it.
+    level: "site",
+    probe: ({ location, fixture }) =>
+      [{}, { participant: fixture.participant.get(location.siteId) }].map((named) => ({
+        level: "participant" in named ? ("site" as const) : ("study" as const),
+        method: "POST" as const,
+        url: "/control/participants/me/events?platform=clinro",
+        options: json([
+          {
+            type: "seen",
+            timestamp: new Date().toISOString(),
+            info: { study_id: location.studyId },
+            study_id: location.studyId,
+            ...named,
+          },
+        ]),
+      })),
+    // The study alone needs the study's permission; with the participant, the site's too.
+  },
+  uploadFileCall: {
+    level: "site",
+    probe: async ({ location, fixture }) => ({
+      method: "POST",
+      url: "/control/file/upload",
+      options: await multipartUpload(
+        {
+          file_name: "photo.png",
+          platform: "clinro",
+          module_name: "clinro",
+          participant_id: String(fixture.participant.get(location.siteId)),
+        },
+        fixture.png,
+      ),
+    }),
+  },
+  listVisitsCall: {
+    level: "site",
+    mayAct: notWitness,
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/clinro_visits`,
+    }),
+  },
+  scheduleVisitCall: {
+    level: "site",
+    mayAct: ({ role, location }) => studyRole(role, location.studyId) === ROLE_CODE.clinicalCoordinator,
+    probe: ({ location, fixture }) => ({
+      method: "POST",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/clinro_visits`,
+      options: json({
+        participant_id: fixture.participant.get(location.siteId),
+        visit_time: new Date(Date.now() + 3 * 24 * 3600 * 1000).toISOString(),
+        visit_duration: 30,
+      }),
+    }),
+    // Only SCZ-214 has virtual visits: elsewhere a permitted coordinator is told so (409).
+    success: ({ location }) => (location.studyId === 102 ? [201] : [409]),
+  },
+  validateRoomCall: {
+    level: "site",
+    locations: (fixture) => LOCATIONS.filter((location) => location.siteId === fixture.room.siteId),
+    mayAct: notWitness,
+    probe: ({ fixture }) => ({
+      method: "GET",
+      url: `/control/studies/${fixture.room.studyId}/room_name/${fixture.room.roomName}/validate_room`,
+    }),
+  },
+  renewTokenCall: {
+    level: "site",
+    locations: (fixture) => LOCATIONS.filter((location) => location.siteId === fixture.room.siteId),
+    mayAct: notWitness,
+    probe: ({ fixture }) => ({
+      method: "POST",
+      url: `/control/studies/${fixture.room.studyId}/room_name/${fixture.room.roomName}/renew_token`,
+    }),
+  },
+  postAnnouncementCall: {
+    level: "site",
+    mayAct: ({ role, location }) =>
+      studyRole(role, location.studyId) === ROLE_CODE.clinicalCoordinator ||
+      accountOf(role).role === "administrator",
+    probe: ({ location }) => ({
+      method: "POST",
+      url: "/control/announcements",
+      options: json({
+        study_id: location.studyId,
+        site_id: location.siteId,
+        title: "Matrix",
+        content: "<p>Access matrix</p>",
+      }),
+    }),
+    success: () => [201],
+  },
+  editUserCall: {
+    // Another user (staff1; staff2 for staff1): only a user with the 'wu' scope may.
+    level: "none",
+    mayAct: ({ role }) => (accountOf(role).scope ?? []).includes("wu"),
+    probe: ({ role, fixture }) => {
+      const target = role === "staff1" ? "staff2" : "staff1";
+      return {
+        method: "PATCH",
+        url: `/control/users/${fixture.userId.get(target)}`,
+        options: { body: { nickname: accountOf(target).name } },
+      };
+    },
+  },
+  listUsersCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: () => ({ method: "GET", url: "/control/users" }),
+  },
+};
+
+/**
+ * Calls that name none of those ids: the user's own account and session, public calls (a join
+ * link names its visit by an unguessable secret, checked in tests/api/visits.test.ts), the
+ * description, the signing key, the user's own announcements and onboarding cards.
+ */
+const NAMES_NO_ID = new Set([
+  "loginCall",
+  "logoutCall",
+  "changePasswordCall",
+  "forgotPasswordCall",
+  "forgotUsernameCall",
+  "verifyTokenCall",
+  "setupPasswordCall",
+  "healthCall",
+  "openApiCall",
+  "getMeCall",
+  "patchMeCall",
+  "signingKeyCall",
+  "joinVisitCall",
+  "listAnnouncementsCall",
+  "dismissOnboardingCall",
+]);
+
+let consentDefinition: SurveyDefinition | undefined;
+
+async function consentPost({ location, fixture }: Cell, path: "clinro" | "witness"): Promise<Probe> {
+  const consent = fixture.consent.get(location.studyId)!;
+  const first = consentDefinition ? consentDefinition.questions[consentDefinition.order[0]!] : undefined;
+  const records = first ? [makeRecord(first, [], new Date())] : [];
+  return {
+    method: "POST",
+    url: `/control/v2/${path}/participant/${fixture.participant.get(location.siteId)}/consent`,
+    options: json({
+      consent_id: consent.id,
+      consent_version: consent.version,
+      records,
+      completion: new Date().toISOString(),
+    }),
+  };
+}
+
+const definitions = new Map<number, SurveyDefinition>();
+
+async function submissionPost({ role, location, fixture }: Cell): Promise<Probe> {
+  const instrument = fixture.instrument.get(location.studyId)!;
+  const definition = definitions.get(location.studyId)!;
+  const payload = payloadFor(
+    definition,
+    {},
+    {
+      user: { id: fixture.userId.get(role)!, username: `${role}@demo.test` },
+      instrumentId: instrument.id,
+      instanceId: randomUUID(),
+    },
+  );
+  return {
+    method: "POST",
+    url: `/control/clinro/participant/${fixture.participant.get(location.siteId)}/instruments/${instrument.id}/submission`,
+    options: json([payload]),
+  };
+}
+
+const calls = await loadCallDeclarations();
+
+describeOnEachDatabase("the access matrix: roles × studies × sites × calls", (api) => {
+  let fixture: Fixture | undefined;
+
+  beforeAll(async () => {
+    const db = api.db;
+    const userId = new Map<Role, number>();
+    for (const role of ROLES) {
+      const [row] = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.username, `${role}@demo.test`));
+      userId.set(role, row!.id);
+    }
+    await db
+      .delete(sitePermissions)
+      .where(
+        and(
+          eq(sitePermissions.userId, userId.get(REMOVED.role)!),
+          eq(sitePermissions.siteId, REMOVED.siteId),
+        ),
+      );
+
+    // MDD-301's consent version offered to participants with an email address at both its sites.
+    const offers = (await db.execute(sql`
+      select cp.consent_id as id, cp.version as version
+      from consent_participants cp
+      join participants p on p.id = cp.participant_id
+      join consents c on c.id = cp.consent_id and c.study_id = 101
+      join consent_versions v on v.consent_id = cp.consent_id and v.version = cp.version
+      where p.email is not null and cp.status not in ('complete', 'declined')
+      group by cp.consent_id, cp.version
+      having count(distinct p.site_id) = 2
+      order by cp.consent_id, cp.version
+      limit 1`)) as unknown as
+      { id: number; version: number }[] | { rows: { id: number; version: number }[] };
+    const mddConsent = (Array.isArray(offers) ? offers : offers.rows)[0];
+    const [gadConsent] = await db
+      .insert(consents)
+      .values({ studyId: 103, title: "GAD consent", type: "CONSENT", version: 1, dateDeployed: new Date() })
+      .returning({ id: consents.id });
+    const consent = new Map([
+      [101, { id: mddConsent!.id, version: mddConsent!.version }],
+      [103, { id: gadConsent!.id, version: 1 }],
+    ]);
+
+    // Per site: a participant with an email address; at MDD-301's sites, one offered its consent.
+    const participant = new Map<number, number>();
+    for (const { studyId, siteId } of LOCATIONS) {
+      const offered =
+        studyId === 101
+          ? await db
+              .select({ id: participants.id })
+              .from(participants)
+              .innerJoin(consentParticipants, eq(consentParticipants.participantId, participants.id))
+              .where(
+                and(
+                  eq(participants.siteId, siteId),
+                  isNotNull(participants.email),
+                  eq(consentParticipants.consentId, mddConsent!.id),
+                  eq(consentParticipants.version, mddConsent!.version),
+                  sql`${consentParticipants.status} not in ('complete', 'declined')`,
+                ),
+              )
+              .orderBy(asc(participants.id))
+              .limit(1)
+          : await db
+              .select({ id: participants.id })
+              .from(participants)
+              .where(and(eq(participants.siteId, siteId), isNotNull(participants.email)))
+              .orderBy(asc(participants.id))
+              .limit(1);
+      participant.set(siteId, offered[0]!.id);
+    }
+
+    const instrument = new Map<number, { id: number; slug: string; permissions: string[] }>();
+    for (const study of DEMO_STUDIES) {
+      const [row] = await db
+        .selectDistinct({ id: instruments.id, slug: instruments.slug, permissions: instruments.permissions })
+        .from(instruments)
+        .innerJoin(instrumentDefinitions, eq(instrumentDefinitions.instrumentId, instruments.id))
+        .where(
+          and(eq(instruments.studyId, study.id), eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician)),
+        )
+        .orderBy(asc(instruments.id))
+        .limit(1);
+      instrument.set(study.id, row!);
+    }
+
+    const [room] = await db
+      .select({ studyId: visits.studyId, siteId: visits.siteId, roomName: visits.roomName })
+      .from(visits)
+      .where(and(eq(visits.isAdhoc, true), isNotNull(visits.token)))
+      .limit(1);
+
+    const tokens = new Map<Role, string>();
+    for (const role of ROLES) tokens.set(role, await api.signIn(`${role}@demo.test`));
+
+    // Definitions for the submission bodies and the consent session, read as the app reads them.
+    const coordinator = tokens.get("coordinator")!;
+    for (const study of DEMO_STUDIES) {
+      const { id, slug } = instrument.get(study.id)!;
+      const answer = await api.request("GET", `/control/studies/${study.id}/instruments/${id}/${slug}`, {
+        token: coordinator,
+      });
+      definitions.set(study.id, parseDefinitionOrThrow(definitionJsonOf(answer)));
+    }
+    const consentAnswer = await api.request(
+      "GET",
+      `/control/v2/clinro/consent?consent_id=${mddConsent!.id}&version=${mddConsent!.version}&ptp_id=${participant.get(1011)}`,
+      { token: coordinator },
+    );
+    consentDefinition = (consentAnswer.json() as { definition: SurveyDefinition }).definition;
+
+    fixture = {
+      participant,
+      instrument,
+      consent,
+      room: room!,
+      userId,
+      tokens,
+      png: Buffer.from(await testImage("png", 40, 30)),
+    };
+  });
+
+  it("classifies every declared call: a row of the matrix, or naming none of the ids", () => {
+    const unclassified = calls
+      .map(({ name }) => name)
+      .filter((name) => !(name in SPECS) && !NAMES_NO_ID.has(name));
+    expect(unclassified, "classify each new call in tests/api/access-matrix.test.ts").toEqual([]);
+    const declared = new Set(calls.map(({ name }) => name));
+    const stale = [...Object.keys(SPECS), ...NAMES_NO_ID].filter((name) => !declared.has(name));
+    expect(stale, "rows for calls that are no longer declared").toEqual([]);
+  });
+
+  for (const [name, spec] of Object.entries(SPECS)) {
+    it(`${name}: each role × study × site answers as the policy says`, async () => {
+      const ready = fixture!;
+      const call = calls.find((entry) => entry.name === name)?.call;
+      expect(call, `${name} is declared`).toBeDefined();
+      const locations = spec.level === "none" ? [LOCATIONS[0]!] : (spec.locations?.(ready) ?? LOCATIONS);
+      const wrong: string[] = [];
+      let permittedCells = 0;
+      let refusedCells = 0;
+      for (const role of ROLES) {
+        for (const location of locations) {
+          const cell: Cell = { role, location, fixture: ready };
+          if (spec.skip?.(cell)) continue;
+          const probed = await spec.probe(cell);
+          for (const probe of Array.isArray(probed) ? probed : [probed]) {
+            const level = probe.level ?? spec.level;
+            const held =
+              level === "none" ||
+              (level === "study"
+                ? studyRole(role, location.studyId) !== undefined
+                : holdsSite(role, location));
+            const permitted = held && (spec.mayAct?.(cell) ?? true);
+            const expected = permitted ? (spec.success?.(cell) ?? [200]) : [403, 404];
+            if (permitted) permittedCells++;
+            else refusedCells++;
+            const response: LightMyRequestResponse = await api.request(probe.method, probe.url, {
+              ...probe.options,
+              token: ready.tokens.get(role)!,
+            });
+            if (!expected.includes(response.statusCode)) {
+              wrong.push(
+                `${role} at study ${location.studyId} site ${location.siteId}: ${probe.method} ${probe.url} ${JSON.stringify(probe.options?.body ?? "").slice(0, 120)} answered ${response.statusCode}, policy ${expected.join(" or ")} (${response.body.slice(0, 160)})`,
+              );
+            }
+          }
+        }
+      }
+      expect(wrong).toEqual([]);
+      // Every row has both kinds of cell: the matrix tests a refusal and a grant of each call.
+      expect(permittedCells, `${name}: no permitted cell`).toBeGreaterThan(0);
+      expect(refusedCells, `${name}: no refused cell`).toBeGreaterThan(0);
+    });
+  }
+});
