@@ -4,50 +4,28 @@
  * onboarding cards' state (kept on the server with the user; the me call reports it).
  * Marking an announcement read is not a call here: its read event goes through the outbox.
  */
-import { msg } from "@lingui/core/macro";
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import {
-  announcement,
-  announcementsResponse,
-  onboardingResponse,
-  type AnnouncementsResponse,
-  type OnboardingKind,
-  type OnboardingState,
-  type PostAnnouncementRequest,
-} from "../contracts/announcements.ts";
-import {
-  dismissOnboardingCall,
-  listAnnouncementsCall,
-  postAnnouncementCall,
-} from "../contracts/calls/announcement-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
+import type { AnnouncementsResponse, PostAnnouncementRequest } from "../contracts/announcements.ts";
 import { isNewerArchitecture } from "../contracts/instrument-architecture.ts";
+import type { OnboardingKind, OnboardingState } from "../contracts/onboarding.ts";
 import type { MeResponse } from "../contracts/user.ts";
 import { updateStoredUser } from "../auth/session-store.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
-import { request } from "./request.ts";
 import { studyQuery } from "./studies-api.ts";
 import { meQuery, userKeys } from "./users-api.ts";
+
+/** The requests and their schemas, loaded with the first one (see announcements-calls.ts). */
+const calls = () => import("./announcements-calls.ts");
 
 export const announcementKeys = {
   all: ["announcements"] as const,
   list: () => [...announcementKeys.all, "list"] as const,
 };
 
-/** GET /control/participants/me/announcements */
-export function fetchAnnouncements(signal?: AbortSignal) {
-  return request({
-    path: listAnnouncementsCall.path,
-    schema: announcementsResponse,
-    failMessage: msg({ id: "inbox_fetch_failed", message: "Could not fetch your announcements" }),
-    signal,
-  });
-}
-
 export const announcementsQuery = () =>
   queryOptions({
     queryKey: announcementKeys.list(),
-    queryFn: ({ signal }) => fetchAnnouncements(signal),
+    queryFn: async ({ signal }) => (await calls()).fetchAnnouncements(signal),
     // Kept on the device, so the inbox opens offline with what was last fetched.
     meta: { persist: true },
   });
@@ -97,29 +75,12 @@ export function markReadInCache(queryClient: QueryClient, announcementId: number
   );
 }
 
-/**
- * POST /control/announcements. One Idempotency-Key per announcement written (the caller keeps
- * it across retries of the same text). Refusals (400, 403) are the form's to show: no toast, and
- * a 403 does not sign the user out (it means "not this study", not an ended session).
- */
-export function postAnnouncement(body: PostAnnouncementRequest, idempotencyKey: string) {
-  return request({
-    path: postAnnouncementCall.path,
-    method: postAnnouncementCall.method,
-    body,
-    headers: { "Idempotency-Key": idempotencyKey },
-    schema: announcement,
-    suppressErrorToast: true,
-    handle403Locally: true,
-    loaderKey: "announcement-send",
-  });
-}
-
+/** POST /control/announcements (announcements-calls.ts says how refusals are shown). */
 export function usePostAnnouncement() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: PostAnnouncementRequest; idempotencyKey: string }) =>
-      postAnnouncement(body, idempotencyKey),
+    mutationFn: async ({ body, idempotencyKey }: { body: PostAnnouncementRequest; idempotencyKey: string }) =>
+      (await calls()).postAnnouncement(body, idempotencyKey),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: announcementKeys.all }),
   });
 }
@@ -134,15 +95,6 @@ export function useOnboarding(): { state: OnboardingState; known: boolean } {
   return { state: { ...NO_CARD_DISMISSED, ...state }, known: state !== undefined };
 }
 
-/** PUT /control/clinro/users/me/onboarding/{kind} */
-export function dismissOnboarding(kind: OnboardingKind) {
-  return request({
-    path: callPath(dismissOnboardingCall, { kind }),
-    method: dismissOnboardingCall.method,
-    schema: onboardingResponse,
-  });
-}
-
 /** Dismissing a card hides it at once; the server's answer then becomes the cached state. */
 export function useDismissOnboarding() {
   const queryClient = useQueryClient();
@@ -151,7 +103,7 @@ export function useDismissOnboarding() {
     updateStoredUser({ onboarding });
   };
   return useMutation({
-    mutationFn: dismissOnboarding,
+    mutationFn: async (kind: OnboardingKind) => (await calls()).dismissOnboarding(kind),
     onMutate: (kind) => {
       const previous = queryClient.getQueryData<MeResponse>(userKeys.me())?.onboarding;
       apply({ ...NO_CARD_DISMISSED, ...previous, [kind]: true });

@@ -1,7 +1,7 @@
 /**
  * Announcements (the inbox, spec 02 sections 2, 3 and 7): what the list call answers, what an
  * author sends, the HTML allow-list both sanitisers apply (the server's when an announcement is
- * stored, the browser's when it is shown), and the onboarding card kinds (section 9).
+ * stored, the browser's when it is shown). The onboarding cards are in onboarding.ts.
  */
 import { z } from "zod";
 import { bodyId } from "./input-bounds.ts";
@@ -72,14 +72,3 @@ export const postAnnouncementRequest = z.object({
     .max(ANNOUNCEMENT_CONTENT_MAX, `content must be at most ${ANNOUNCEMENT_CONTENT_MAX} characters`),
 });
 export type PostAnnouncementRequest = z.infer<typeof postAnnouncementRequest>;
-
-/** The onboarding card kinds (spec 02 section 9). */
-export const ONBOARDING_KINDS = ["activities", "announcements"] as const;
-export type OnboardingKind = (typeof ONBOARDING_KINDS)[number];
-
-/** Per kind: true once the user has dismissed that card (kept with the user on the server). */
-export const onboardingState = z.object({ announcements: z.boolean(), activities: z.boolean() });
-export type OnboardingState = z.infer<typeof onboardingState>;
-
-export const onboardingParams = z.object({ kind: z.enum(ONBOARDING_KINDS) });
-export const onboardingResponse = z.object({ onboarding: onboardingState });

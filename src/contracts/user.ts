@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { onboardingState } from "./announcements.ts";
+import { onboardingState } from "./onboarding.ts";
 
 export const sitePermission = z.object({
   site_id: z.number().int(),

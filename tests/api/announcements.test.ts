@@ -1,10 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import {
-  announcement,
-  announcementsResponse,
-  onboardingResponse,
-} from "../../src/contracts/announcements.ts";
+import { announcement, announcementsResponse } from "../../src/contracts/announcements.ts";
+import { onboardingResponse } from "../../src/contracts/onboarding.ts";
 import { errorBody } from "../../src/contracts/errors.ts";
 import { meResponse } from "../../src/contracts/user.ts";
 import { announcementReads, announcements, auditLog, sitePermissions } from "../../server/db/schema.ts";

@@ -3,13 +3,8 @@
  * (coordinators and administrators), and dismissing an onboarding card. Marking one read is its
  * read event, sent through the events call (instrument-calls.ts).
  */
-import {
-  announcement,
-  announcementsResponse,
-  onboardingParams,
-  onboardingResponse,
-  postAnnouncementRequest,
-} from "../announcements.ts";
+import { announcement, announcementsResponse, postAnnouncementRequest } from "../announcements.ts";
+import { onboardingParams, onboardingResponse } from "../onboarding.ts";
 import { defineCall } from "../http/define-call.ts";
 import { IDEMPOTENT_REFUSALS, REFUSALS, SIGNED_OUT } from "./common-answers.ts";
 

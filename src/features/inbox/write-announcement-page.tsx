@@ -132,7 +132,10 @@ export function WriteAnnouncementPage() {
             aria-invalid={errors.title ? true : undefined}
             aria-describedby={errors.title ? `${ids.errors}-title` : undefined}
             value={title}
-            onChange={(event) => setTitle(event.target.value)}
+            onChange={(event) => {
+              setTitle(event.target.value);
+              if (errors.title) setErrors((current) => ({ ...current, title: undefined }));
+            }}
           />
           {errors.title ? (
             <p id={`${ids.errors}-title`} className="field-error">
@@ -194,7 +197,10 @@ export function WriteAnnouncementPage() {
               id={ids.content}
               label={t({ id: "inbox_write_content", message: "Message" })}
               value={content}
-              onChange={setContent}
+              onChange={(html) => {
+                setContent(html);
+                if (errors.content) setErrors((current) => ({ ...current, content: undefined }));
+              }}
             />
           </Suspense>
           {errors.content ? (

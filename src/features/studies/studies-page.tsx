@@ -32,6 +32,7 @@ export function StudiesPage() {
       <h1 tabIndex={-1}>
         <Trans id="studies_heading">Choose a study and site</Trans>
       </h1>
+      {/* In the first render (no shift of the list a moment later): the state comes with the user. */}
       <ActivitiesOnboarding />
       {items.length === 0 ? (
         <p className="empty-state">
