@@ -1,7 +1,7 @@
-import { mkdir } from "node:fs/promises";
 import { webcrypto } from "node:crypto";
 import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import {
   participantsOf,
   type ConsentDefinitionResponse,
@@ -22,12 +22,6 @@ const MDD_301 = 101;
 /** The demo's second MDD-301 site holds participants awaiting the participant (demo seed). */
 const SECOND_SITE = 1012;
 const MAIN_CONSENT = "Main Study Informed Consent";
-const SCREENS = "/work/screens/consents";
-const SIZES = [
-  { name: "1024x768", width: 1024, height: 768 },
-  { name: "768x1024", width: 768, height: 1024 },
-  { name: "390x844", width: 390, height: 844 },
-];
 const DECISION_AGREE = "Yes, I agree to take part / Sí, acepto participar";
 /** The prompts of the main consent before the decision, by the start of their labels. */
 const PROMPTS = [
@@ -245,20 +239,13 @@ test("a consent signed offline arrives once when the network returns", async ({ 
 
 test("the signature question's modes, file checks and accessibility, with screenshots", async ({ page }) => {
   test.setTimeout(180_000);
-  await mkdir(SCREENS, { recursive: true });
   await signedIn(page, COORDINATOR);
   const consentId = await mainConsentId(page);
   const participant = await awaitingParticipant(page, consentId, "last");
   const consent = new ConsentCompletionPage(page);
   await consent.goto(pathOf(participant));
 
-  const shoot = async (name: string) => {
-    for (const size of SIZES) {
-      await page.setViewportSize({ width: size.width, height: size.height });
-      await page.screenshot({ path: `${SCREENS}/completion-${name}-${size.name}.png`, fullPage: true });
-    }
-    await page.setViewportSize({ width: 1024, height: 768 });
-  };
+  const shoot = (name: string) => screenshotAtSizes(page, "consents", `completion-${name}`);
 
   await expect(consent.heading("Welcome to the MDD-301")).toBeFocused();
   await consent.share().click();

@@ -1,8 +1,8 @@
-import { mkdir } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";
 import { expect, test } from "./support/test.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { InboxPage, WriteAnnouncementPage } from "./pages/inbox-pages.ts";
 import { signInAs } from "./pages/login-page.ts";
 
@@ -13,22 +13,7 @@ const STAFF1 = "staff1@demo.test";
 const STAFF2 = "staff2@demo.test";
 const WITNESS = "witness@demo.test";
 
-const SCREENS = "/work/screens/inbox";
-const SIZES = [
-  { name: "1024x768", width: 1024, height: 768 },
-  { name: "768x1024", width: 768, height: 1024 },
-  { name: "390x844", width: 390, height: 844 },
-];
-
-async function screenshots(page: Page, name: string) {
-  await mkdir(SCREENS, { recursive: true });
-  const original = page.viewportSize();
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: `${SCREENS}/${name}-${size.name}.png`, fullPage: false });
-  }
-  if (original) await page.setViewportSize(original);
-}
+const screenshots = (page: Page, name: string) => screenshotAtSizes(page, "inbox", name, { fullPage: false });
 
 async function signedIn(page: Page, username: string) {
   await signInAs(page, username, DEMO_PASSWORD);

@@ -3,8 +3,9 @@
  * inactivity lock with its password and countdown (on Playwright's clock: ten minutes in
  * milliseconds), and 'Saving instrument failed'.
  */
-import { mkdir } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { IdleModal } from "./pages/account-pages.ts";
 import { signInAs, storedUser } from "./pages/login-page.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
@@ -14,21 +15,7 @@ import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 const ADMIN = "admin@demo.test";
 const TARGET = { username: "witness@demo.test", nickname: "Grace Mensah", role: "Enroller" };
-const SCREENS = "/work/screens/rows";
-const SIZES = [
-  { name: "desktop", width: 1024, height: 768 },
-  { name: "tablet", width: 768, height: 1024 },
-  { name: "phone", width: 390, height: 844 },
-];
-
-async function screenshots(page: Page, name: string) {
-  await mkdir(SCREENS, { recursive: true });
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: `${SCREENS}/${name}-${size.name}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1024, height: 768 });
-}
+const screenshots = (page: Page, name: string) => screenshotAtSizes(page, "rows", name);
 
 function userRow(page: Page, username: string) {
   return page.getByRole("row").filter({ has: page.getByRole("cell", { name: username, exact: true }) });

@@ -21,6 +21,7 @@ import {
   scheduleVisit,
 } from "./pages/visit-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 const FAKE_MEDIA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"];
@@ -32,21 +33,8 @@ test.use({ launchOptions: { ...baseLaunch, args: [...(baseLaunch.args ?? []), ..
 // another test schedules in between would differ (it did, at 23:23 on a busy CI machine).
 test.describe.configure({ mode: "default", timeout: 180_000 });
 
-const SCREENS = "/work/screens/visits";
-const SIZES = [
-  { name: "1024x768", width: 1024, height: 768 },
-  { name: "768x1024", width: 768, height: 1024 },
-  { name: "390x844", width: 390, height: 844 },
-];
-
-async function screenshots(page: Page, name: string) {
-  const original = page.viewportSize();
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: `${SCREENS}/${name}-${size.name}.png`, fullPage: false });
-  }
-  if (original) await page.setViewportSize(original);
-}
+const screenshots = (page: Page, name: string) =>
+  screenshotAtSizes(page, "visits", name, { fullPage: false });
 
 async function signedInClinician(page: Page) {
   await signInAs(page, COORDINATOR, DEMO_PASSWORD);
