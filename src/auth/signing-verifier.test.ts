@@ -87,11 +87,31 @@ describe("the encryption to the server's signing key", () => {
 });
 
 describe("checkSigningPassword, the check at a staff signature", () => {
-  it("says unavailable when this device has no verifier or no key", async () => {
+  it("says unavailable when this device has no key and the network cannot give one", async () => {
     expect(await checkSigningPassword(901, "x")).toEqual({ ok: false, reason: "unavailable" });
     await saveVerifier(901, await makeVerifier("x", FAST));
     if (await loadSigningKey()) throw new Error("the key store should start empty");
     expect(await checkSigningPassword(901, "x")).toEqual({ ok: false, reason: "unavailable" });
+    expect(
+      await checkSigningPassword(901, "x", () => Promise.reject(new TypeError("Failed to fetch"))),
+    ).toEqual({ ok: false, reason: "unavailable" });
+  });
+
+  it("fetches and keeps a missing key when online, and leaves a device without a verifier to the server's check", async () => {
+    const { key, privateKey } = await serverKeyPair();
+    let fetched = 0;
+    const fetchKey = () => {
+      fetched += 1;
+      return Promise.resolve(key);
+    };
+    // No verifier for user 907: the password is not checked here, only encrypted for the server.
+    const signed = await checkSigningPassword(907, "whatever the server decides", fetchKey);
+    if (!signed.ok) throw new Error("signing was refused");
+    expect(await decrypt(privateKey, signed.passwordCiphertext)).toBe("whatever the server decides");
+    expect((await loadSigningKey())?.kid).toBe(key.kid);
+    // The key is kept: the next signature needs no network.
+    await checkSigningPassword(907, "again", fetchKey);
+    expect(fetched).toBe(1);
   });
 
   it("refuses a wrong password without encrypting anything, and encrypts the right one", async () => {

@@ -113,17 +113,37 @@ export async function encryptToSigningKey(password: string, key: SigningKeyRespo
 
 export type SigningCheck =
   | { ok: true; kid: string; passwordCiphertext: string }
-  /** wrong: the password does not match; unavailable: this device holds no verifier or key. */
+  /** wrong: the password does not match; unavailable: no signing key on this device, and the
+   * network could not give one. */
   | { ok: false; reason: "wrong" | "unavailable" };
 
 /**
  * The check at a staff signature: the typed password against this device's verifier, then its
  * encryption to the kept signing key. A wrong password signs nothing.
+ *
+ * What the device lacks it makes up for when it can: without a kept key, the key is fetched now
+ * (`fetchKey`, when online) and kept; without a verifier (the sign-in could not make one), the
+ * password goes on unchecked here, since the server checks every signature's password on
+ * arrival and refuses (and audits) a wrong one. Only a missing key that cannot be fetched stops
+ * the signature: the password must never travel in the clear.
  */
-export async function checkSigningPassword(userId: number, password: string): Promise<SigningCheck> {
-  const [verifier, key] = await Promise.all([loadVerifier(userId), loadSigningKey()]);
-  if (!verifier || !key) return { ok: false, reason: "unavailable" };
-  if (!(await checkVerifier(password, verifier))) return { ok: false, reason: "wrong" };
+export async function checkSigningPassword(
+  userId: number,
+  password: string,
+  fetchKey?: () => Promise<SigningKeyResponse>,
+): Promise<SigningCheck> {
+  const verifier = await loadVerifier(userId);
+  let key = await loadSigningKey();
+  if (!key && fetchKey) {
+    try {
+      key = await fetchKey();
+      await saveSigningKey(key);
+    } catch {
+      key = undefined;
+    }
+  }
+  if (!key) return { ok: false, reason: "unavailable" };
+  if (verifier && !(await checkVerifier(password, verifier))) return { ok: false, reason: "wrong" };
   return { ok: true, kid: key.kid, passwordCiphertext: await encryptToSigningKey(password, key) };
 }
 

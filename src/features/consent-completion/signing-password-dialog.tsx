@@ -6,6 +6,7 @@
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
+import { fetchSigningKey } from "../../api/signing-key-api.ts";
 import { checkSigningPassword } from "../../auth/signing-verifier.ts";
 import type { SignerRole } from "../../contracts/consent-calls.ts";
 import { MEANING_TEXTS } from "../../survey/questions/consent-signature-question.tsx";
@@ -43,7 +44,7 @@ export function SigningPasswordDialog(props: {
     setChecking(true);
     try {
       const capturedAt = new Date();
-      const result = await checkSigningPassword(props.userId, password);
+      const result = await checkSigningPassword(props.userId, password, () => fetchSigningKey());
       if (!result.ok) {
         setProblem(result.reason);
         setPassword("");
@@ -67,7 +68,7 @@ export function SigningPasswordDialog(props: {
         ? t({
             id: "consent_signing_unavailable",
             message:
-              "Signing is not set up on this device. Sign out, sign in again while connected, then sign. Nothing was signed.",
+              "Signing is not set up on this device, and it cannot be set up without the network. Connect, then sign again. Nothing was signed.",
           })
         : problem === "empty"
           ? t({ id: "consent_signing_password_empty", message: "Type your password to sign." })
