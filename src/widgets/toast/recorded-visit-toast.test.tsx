@@ -22,9 +22,13 @@ describe("the recorded-visit toast (spec 01 section 9)", () => {
     act(() => void showRecordedVisitToast());
     expectVisible(screen.getByRole("status"));
     expect(screen.getByRole("status").textContent).toContain("This visit was recorded.");
-    act(() => vi.advanceTimersByTime(4_999));
+    act(() => {
+      vi.advanceTimersByTime(4_999);
+    });
     expect(screen.queryByRole("status")).not.toBeNull();
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(screen.queryByRole("status")).toBeNull();
   });
 });
