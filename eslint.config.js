@@ -25,6 +25,9 @@ export default tseslint.config(
       "node_modules",
       "data",
       ".e2e-data",
+      // Builds and data of side-by-side runs (E2E_STATIC_DIR, E2E_DATA_DIR), as .gitignore has them.
+      "dist-*",
+      ".e2e-data-*",
       "test-results",
       "playwright-report",
       "dist-gallery",

@@ -49,6 +49,21 @@ export function hashRequest(parts: (string | Uint8Array)[]): string {
   return hash.digest("hex");
 }
 
+/**
+ * Who and what one JSON request is, for its idempotency record: the user and key, its method and
+ * path, and the hash of its path and its body as sent (request.sentBody, not the body as the
+ * schema parsed it: a default the schema fills in must not make a repeat look different).
+ */
+export function jsonRequestIdentity(request: FastifyRequest, userId: number, key: string | undefined) {
+  return {
+    userId,
+    key,
+    method: request.method,
+    path: request.url,
+    requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+  };
+}
+
 class KeyTakenError extends Error {}
 
 async function storedAnswer(db: Database, userId: number, key: string, requestHash: string) {

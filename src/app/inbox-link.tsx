@@ -36,11 +36,7 @@ export function InboxLink() {
   const { query } = useInboxAnnouncements(readSelection()?.studyId);
   const unread = query.data?.announcements.filter((item) => !item.read).length ?? 0;
   return (
-    <Link
-      to="/inbox"
-      className="inbox-link"
-      activeProps={{ "aria-current": "page" }}
-    >
+    <Link to="/inbox" className="inbox-link" activeProps={{ "aria-current": "page" }}>
       <InboxIcon />
       <span className="inbox-link__text">
         <Trans id="nav_inbox">Inbox</Trans>

@@ -22,7 +22,11 @@ import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { invalidRequest } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import {
+  jsonRequestIdentity,
+  idempotencyKeyOf,
+  runIdempotentWrite,
+} from "../../idempotency/idempotent-write.ts";
 
 export function announcementRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, listAnnouncementsCall, async (request) => {
@@ -41,11 +45,7 @@ export function announcementRoutes(app: FastifyInstance, ctx: AppContext) {
       throw invalidRequest([{ path: "content", message: "content has no text once unsafe HTML is removed" }]);
     }
     const result = await runIdempotentWrite(ctx.db, {
-      userId: user.id,
-      key,
-      method: "POST",
-      path: request.url,
-      requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+      ...jsonRequestIdentity(request, user.id, key),
       async write(tx) {
         const id = await insertAnnouncement(tx, {
           studyId: body.study_id,

@@ -23,7 +23,11 @@ import { receiveConsentSession, SigningRefusedError } from "../../consents/recor
 import type { AppContext } from "../../context.ts";
 import { HttpError } from "../../http/errors.ts";
 import { registerCall, type CallRequest } from "../../http/register-call.ts";
-import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import {
+  jsonRequestIdentity,
+  idempotencyKeyOf,
+  runIdempotentWrite,
+} from "../../idempotency/idempotent-write.ts";
 
 function endpointForbidden(endpoint: "clinro" | "witness") {
   return endpoint === "witness"
@@ -68,12 +72,7 @@ export function postConsentRoutes(app: FastifyInstance, ctx: AppContext) {
     const receivedAt = new Date();
     try {
       const result = await runIdempotentWrite(ctx.db, {
-        userId: user.id,
-        key,
-        method: "POST",
-        path: request.url,
-        // The body as sent, not as the schema parsed it (see request.sentBody).
-        requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+        ...jsonRequestIdentity(request, user.id, key),
         write: async (tx) => {
           const answer: ConsentSubmissionResponse = await receiveConsentSession(tx, {
             user,

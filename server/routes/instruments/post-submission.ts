@@ -28,7 +28,11 @@ import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instrumentInstances, instruments, uploadedFiles } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
-import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import {
+  jsonRequestIdentity,
+  idempotencyKeyOf,
+  runIdempotentWrite,
+} from "../../idempotency/idempotent-write.ts";
 import { administerForbidden, studyRoleOf } from "../../instruments/administer-permission.ts";
 import { definitionVersion, parsedDefinition } from "../../instruments/instrument-definitions.ts";
 import { recordSubmission } from "../../instruments/record-submission.ts";
@@ -118,11 +122,7 @@ export function submissionRoutes(app: FastifyInstance, ctx: AppContext) {
       await requireInstanceOf(ctx, payload!.instrument_instance_id, participant.id, instrument.id);
 
       const result = await runIdempotentWrite(ctx.db, {
-        userId: user.id,
-        key,
-        method: "POST",
-        path: request.url,
-        requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+        ...jsonRequestIdentity(request, user.id, key),
         write: async (tx) => {
           const recorded = await recordSubmission(tx, {
             participantId: participant.id,

@@ -13,7 +13,11 @@ import type { AppContext } from "../../context.ts";
 import type { BackgroundTasks } from "../../http/background-tasks.ts";
 import { HttpError } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import {
+  jsonRequestIdentity,
+  idempotencyKeyOf,
+  runIdempotentWrite,
+} from "../../idempotency/idempotent-write.ts";
 import type { AccountMailDeps } from "../../users/account-mail.ts";
 import { sendVisitInvitation } from "../../visits/visit-invitations.ts";
 import {
@@ -43,12 +47,7 @@ export function scheduleVisitRoutes(app: FastifyInstance, ctx: AppContext, servi
     let invitation: Invitation | undefined;
     const now = new Date();
     const result = await runIdempotentWrite(ctx.db, {
-      userId: user.id,
-      key,
-      method: "POST",
-      path: request.url,
-      // The body as sent, not as the schema parsed it (see request.sentBody).
-      requestHash: hashRequest([request.url, JSON.stringify(request.sentBody)]),
+      ...jsonRequestIdentity(request, user.id, key),
       async write(tx) {
         const scheduled = await scheduleVisit(
           tx,
