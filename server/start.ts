@@ -14,6 +14,7 @@ import type { ServerEnv } from "./env.ts";
 import { videoSettingsFrom } from "./visits/video-settings.ts";
 import { importFilesFromDisk } from "./files/file-store.ts";
 import path from "node:path";
+import { errorSummary } from "./http/error-summary.ts";
 
 export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
   return env.DATABASE_URL
@@ -72,12 +73,15 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
     // A mail relay that is down must not keep the portal from starting.
     if (pending) {
       await sendActivationMail(app.accountMail, pending).catch((error: unknown) => {
-        app.log.error({ err: error }, `The activation mail of ${pending.username} was not sent`);
+        app.log.error(
+          { failure: errorSummary(error) },
+          `The activation mail of ${pending.username} was not sent`,
+        );
       });
     }
     // The demo visits' participants get their join links, as a scheduled participant would.
     await mailDemoVisitInvitations(handle.db, app.accountMail).catch((error: unknown) => {
-      app.log.error({ err: error }, "The demo visits' join links were not mailed");
+      app.log.error({ failure: errorSummary(error) }, "The demo visits' join links were not mailed");
     });
   }
   return { app, database: handle };

@@ -4,6 +4,7 @@
  * Owns the set of tasks still running; failures are logged, never thrown at the caller.
  * drain() waits for them: app close does, and so can tests.
  */
+import { errorSummary } from "./error-summary.ts";
 export type BackgroundTasks = {
   run: (name: string, task: () => Promise<void>) => void;
   drain: () => Promise<void>;
@@ -19,7 +20,7 @@ export function createBackgroundTasks(log: BackgroundLog): BackgroundTasks {
         try {
           await task();
         } catch (error) {
-          log.error({ err: error, task: name }, `Background task ${name} failed`);
+          log.error({ failure: errorSummary(error), task: name }, `Background task ${name} failed`);
         }
       })();
       running.add(promise);

@@ -15,6 +15,7 @@ import { z } from "zod";
 import { serverSignalMessage, type ServerSignalMessage } from "../../src/contracts/visits.ts";
 import type { Database, DatabaseNotifications } from "../db/client.ts";
 import { visitSignalSpill } from "../db/schema.ts";
+import { errorSummary } from "../http/error-summary.ts";
 
 export const SIGNAL_CHANNEL = "visit_signal";
 /** Leaves room under PostgreSQL's 8000-byte limit for the channel name and framing. */
@@ -74,7 +75,9 @@ function serialQueue(log: SignalBusLog, what: string) {
   let tail: Promise<void> = Promise.resolve();
   return (task: () => Promise<void>) => {
     const run = tail.then(task);
-    tail = run.catch((error: unknown) => log.error({ err: error }, `Visit signalling: ${what} failed`));
+    tail = run.catch((error: unknown) =>
+      log.error({ failure: errorSummary(error) }, `Visit signalling: ${what} failed`),
+    );
     return run;
   };
 }

@@ -28,6 +28,7 @@ import type { Database } from "../db/client.ts";
 import { visitRoomPeers } from "../db/schema.ts";
 import type { RoomTicketSigner } from "./room-tickets.ts";
 import type { SignalBus, SignalEnvelope } from "./signal-bus.ts";
+import { errorSummary } from "../http/error-summary.ts";
 
 export const HEARTBEAT_MS = 15_000;
 export const PEER_STALE_S = 45;
@@ -113,7 +114,10 @@ export function createSignalHub(deps: {
 
   function publishSafely(envelope: Omit<SignalEnvelope, "origin">) {
     void publish(envelope).catch((error: unknown) =>
-      log.error({ err: error, room: envelope.room }, "Visit signalling: a message was not passed on"),
+      log.error(
+        { failure: errorSummary(error), room: envelope.room },
+        "Visit signalling: a message was not passed on",
+      ),
     );
   }
 
@@ -157,7 +161,10 @@ export function createSignalHub(deps: {
           message: { type: "peer-left", peer_id: peer.peerId },
         });
       } catch (error) {
-        log.error({ err: error, room: peer.room }, "Visit signalling: a peer's leaving was not recorded");
+        log.error(
+          { failure: errorSummary(error), room: peer.room },
+          "Visit signalling: a peer's leaving was not recorded",
+        );
       }
     })();
     pendingLeaves.add(leaving);
@@ -187,11 +194,13 @@ export function createSignalHub(deps: {
       state = "closed";
       if (wasJoined && self) void leave(self);
     });
-    socket.on("error", (error) => log.info({ err: error }, "Visit signalling: socket error"));
+    socket.on("error", (error) =>
+      log.info({ failure: errorSummary(error) }, "Visit signalling: socket error"),
+    );
 
     socket.on("message", (data, isBinary) => {
       void handle(data as Buffer | ArrayBuffer | Buffer[], isBinary).catch((error: unknown) => {
-        log.error({ err: error }, "Visit signalling: a message failed");
+        log.error({ failure: errorSummary(error) }, "Visit signalling: a message failed");
         if (socket.readyState === socket.OPEN) socket.close(1011, "internal error");
       });
     });
@@ -324,7 +333,9 @@ export function createSignalHub(deps: {
         deliverLocally(envelope);
       });
       heartbeat = setInterval(() => {
-        beat().catch((error: unknown) => log.error({ err: error }, "Visit signalling: heartbeat failed"));
+        beat().catch((error: unknown) =>
+          log.error({ failure: errorSummary(error) }, "Visit signalling: heartbeat failed"),
+        );
       }, HEARTBEAT_MS);
       heartbeat.unref();
       pinger = setInterval(() => {
