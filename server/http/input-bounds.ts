@@ -155,7 +155,11 @@ export async function readMultipartFields(
   try {
     for await (const part of request.parts()) {
       const nameProblem = unsafeTextProblem(part.fieldname);
-      if (nameProblem) throw invalidRequest([{ path: "form", message: `a field name ${nameProblem}` }]);
+      if (nameProblem) {
+        // A file part is read to its end first: a stream left paused would stall the request.
+        if (part.type === "file") await part.toBuffer();
+        throw invalidRequest([{ path: "form", message: `a field name ${nameProblem}` }]);
+      }
       if (part.type === "file") {
         await onFile(part);
       } else {

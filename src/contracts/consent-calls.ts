@@ -10,6 +10,7 @@ import { z } from "zod";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { answerRecordSchema, BROWSER_INFO_MAX_CHARACTERS } from "../survey/engine/submission.ts";
 import { consentParticipantStatus, idValue } from "./consents.ts";
+import { isoMoment } from "./input-bounds.ts";
 import { PLATFORM, SIGNER_ROLES, USER_SIGNER_ROLES, type SignerRole } from "./roles.ts";
 
 /** Header version of the consent POSTs (spec 02 section 7). */
@@ -29,7 +30,7 @@ export const SIGNATURES_VERIFIED_HEADER = "x-signatures-verified";
 /** Upload module name of signature images (POST /control/file/upload). */
 export const CONSENT_UPLOAD_MODULE = "consent";
 
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = isoMoment();
 
 // ---------------------------------------------------------------------------------------------
 // Signers and the manifestation of a signature (21 CFR 11.50)

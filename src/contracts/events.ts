@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { bodyId, safeText } from "./input-bounds.ts";
+import { bodyId, isoMoment, safeText } from "./input-bounds.ts";
 import { PLATFORM } from "./roles.ts";
 
 export const EVENT_TYPES = [
@@ -20,7 +20,7 @@ const id = z.union([z.number().int(), safeText().min(1).max(64)]);
 /** One event record: type, timestamp, info, study and participant (spec 02 sections 3 and 7). */
 export const eventRecord = z.object({
   type: z.enum(EVENT_TYPES),
-  timestamp: z.iso.datetime({ offset: true }),
+  timestamp: isoMoment(),
   info: z
     .object({
       instrument_id: id.optional(),

@@ -55,3 +55,22 @@ export const safeText = () =>
     const problem = unsafeTextProblem(context.value);
     if (problem) context.issues.push({ code: "custom", message: problem, input: context.value });
   });
+
+/**
+ * Why an ISO date and time cannot be stored, or null when it can: PostgreSQL's timestamptz and
+ * JavaScript's ISO text both hold the years 1 to 9999 (in UTC, once the offset is applied: a
+ * valid "0001-01-01T00:00:00+14:00" is a moment of the year 0).
+ */
+export function momentProblem(iso: string): string | null {
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return "must be a date and time";
+  const year = new Date(ms).getUTCFullYear();
+  return year < 1 || year > 9999 ? "must fall in the years 1 to 9999" : null;
+}
+
+/** An ISO 8601 date and time with its offset, of a moment the database can store. */
+export const isoMoment = (params?: { error?: string }) =>
+  z.iso.datetime({ offset: true, ...params }).check((context) => {
+    const problem = momentProblem(context.value);
+    if (problem) context.issues.push({ code: "custom", message: problem, input: context.value });
+  });

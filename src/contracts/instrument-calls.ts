@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { submissionPayload } from "../survey/engine/submission.ts";
-import { rowId } from "./input-bounds.ts";
+import { isoMoment, rowId } from "./input-bounds.ts";
 
 /** Header versions the client sends (spec 02 section 7); the server does not refuse others. */
 export const SUBMISSION_HEADER_VERSION = "010";
@@ -21,7 +21,7 @@ export const PENDING_INSTRUMENTS_MAX = 500;
 /** The content type of a definition served as a zip. */
 export const DEFINITION_ZIP_CONTENT_TYPE = "application/zip";
 
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = isoMoment();
 
 // ---------------------------------------------------------------------------------------------
 // GET /control/studies/{studyId}/instruments/{instrumentId}/{instrument}

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ROOM_NAME_PATTERN } from "./room-name.ts";
-import { rowId } from "./input-bounds.ts";
+import { isoMoment, rowId } from "./input-bounds.ts";
 
 const timestamp = z.iso.datetime({ offset: true });
 
@@ -139,10 +139,7 @@ export function joinPagePath(secret: string) {
 
 export const scheduleVisitRequest = z.object({
   participant_id: rowId("participant_id"),
-  visit_time: z.iso.datetime({
-    offset: true,
-    error: "visit_time must be an ISO date and time with an offset",
-  }),
+  visit_time: isoMoment({ error: "visit_time must be an ISO date and time with an offset" }),
   visit_duration: z
     .number({ error: "visit_duration must be a number of minutes" })
     .int("visit_duration must be a whole number of minutes")

@@ -176,6 +176,41 @@ describeOnEachDatabase("POST /control/participants/me/events with Idempotency-Ke
     expect(response.json()).toMatchObject({ code: "invalid_idempotency_key" });
   });
 
+  it.each([
+    { timestamp: "0000-01-01T00:00:00Z", why: "the year 0" },
+    { timestamp: "0001-01-01T00:00:00+14:00", why: "the year 0 once in UTC" },
+    { timestamp: "9999-12-31T23:59:59-12:00", why: "the year 10000 once in UTC" },
+  ])(
+    "answers 400 to a timestamp the database cannot hold ($why), and stores nothing",
+    async ({ timestamp }) => {
+      const token = await api.signIn("coordinator@demo.test");
+      const participant = await participantOf(101, 1011);
+      const before = await countEvents(participant);
+      const response = await api.request("POST", EVENTS, {
+        token,
+        body: eventsFor(participant).map((event) => ({ ...event, timestamp })),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(JSON.stringify(response.json())).toContain("years 1 to 9999");
+      expect(await countEvents(participant)).toBe(before);
+    },
+  );
+
+  it("answers 400 to an info.study_id that cannot be a study id, and 403 to one not the participant's", async () => {
+    const token = await api.signIn("coordinator@demo.test");
+    const participant = await participantOf(101, 1011);
+    const before = await countEvents(participant);
+    const withInfoStudy = (study_id: unknown) =>
+      eventsFor(participant).map((event) => ({ ...event, info: { ...event.info, study_id } }));
+    for (const bad of [" 101", "+101", "0101", 1.5]) {
+      const response = await api.request("POST", EVENTS, { token, body: withInfoStudy(bad) });
+      expect(response.statusCode, JSON.stringify(bad)).toBe(400);
+    }
+    // The coordinator holds study 103 too, but this participant is of study 101.
+    expect((await api.request("POST", EVENTS, { token, body: withInfoStudy(103) })).statusCode).toBe(403);
+    expect(await countEvents(participant)).toBe(before);
+  });
+
   it("answers 400 without platform=clinro", async () => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(101, 1011);

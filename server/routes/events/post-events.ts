@@ -28,10 +28,12 @@ function announcementIdOf(event: EventRecord) {
 
 const PATH = "/control/participants/me/events";
 
-/** info.study_id as a study id, when it is one (a whole number, or its digits); else undefined. */
+/** info.study_id as a study id (a whole number, or its digits); undefined when the event names
+ * none, NaN when what it names cannot be a study id. */
 function studyIdOf(value: unknown): number | undefined {
-  const number = typeof value === "string" && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  return typeof number === "number" && Number.isInteger(number) ? number : undefined;
+  if (value === undefined) return undefined;
+  const number = typeof value === "string" && /^[1-9][0-9]{0,9}$/.test(value) ? Number(value) : value;
+  return typeof number === "number" && Number.isSafeInteger(number) ? number : Number.NaN;
 }
 
 export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -45,9 +47,14 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
     // a number) one they have a permission in; each participant of a study and site they may
     // see, and of the event's study when it names one. Checked before anything is written.
     const studyIds = new Set<number>();
-    for (const event of events) {
+    for (const [index, event] of events.entries()) {
       if (event.study_id !== undefined) studyIds.add(event.study_id);
       const infoStudy = studyIdOf(event.info.study_id);
+      if (Number.isNaN(infoStudy)) {
+        throw invalidRequest([
+          { path: `${index}.info.study_id`, message: "must be a study id (a positive integer)" },
+        ]);
+      }
       if (infoStudy !== undefined) studyIds.add(infoStudy);
     }
     for (const studyId of studyIds) {
@@ -66,9 +73,11 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
       participantStudies.set(participantId, participant.studyId);
     }
     for (const event of events) {
-      if (event.participant === undefined || event.study_id === undefined) continue;
-      if (participantStudies.get(event.participant) !== event.study_id) {
-        throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+      if (event.participant === undefined) continue;
+      for (const studyId of [event.study_id, studyIdOf(event.info.study_id)]) {
+        if (studyId !== undefined && participantStudies.get(event.participant) !== studyId) {
+          throw new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+        }
       }
     }
 

@@ -8,11 +8,12 @@
  * does not check answers against the definition (validate-submission.ts does, on the server).
  */
 import { z } from "zod";
+import { isoMoment } from "../../contracts/input-bounds.ts";
 import { ANSWER_STATES, type AnswerRecord } from "./answers.ts";
 import { score, type SurveyDefinition } from "./definition.ts";
 import { scoreSurvey, type ScoredScore } from "./scores.ts";
 
-const timestamp = z.iso.datetime({ offset: true });
+const timestamp = isoMoment();
 
 /** browser_info is a user agent string; longer ones are cut by the client, refused by the schema. */
 export const BROWSER_INFO_MAX_CHARACTERS = 1000;
