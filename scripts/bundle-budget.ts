@@ -37,41 +37,44 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // inbox routes, the activities onboarding card on the studies page (shown in the first render,
   // so the list does not move under a tap), and the catalogs' new strings. The announcements'
   // schemas and requests and the inbox pages load on demand.
-  app: 215, // 201.6
-  "src/features/instrument/instrument-route.tsx": 233, // 220.2
-  "src/features/password/change-password-page.tsx": 216, // 202.9
-  "src/features/password/forced-change-password-page.tsx": 216, // 202.9
-  "src/features/profile/profile-page.tsx": 245, // 232.1
+  // +1 KiB on every line (issue 11's review): the Inbox entry and page show an announcement read
+  // as soon as it is opened, while its read event waits in the outbox (the outbox query, which
+  // the first download already holds for the pending badge).
+  app: 216, // 201.6
+  "src/features/instrument/instrument-route.tsx": 234, // 220.2
+  "src/features/password/change-password-page.tsx": 217, // 202.9
+  "src/features/password/forced-change-password-page.tsx": 217, // 202.9
+  "src/features/profile/profile-page.tsx": 246, // 232.1
   // The users page carries the table widget (TanStack Table's sorting, 2026-11-23: 213.5).
-  "src/features/users/users-page.tsx": 226, // 213.5
-  "src/i18n/locales/en/messages.po": 215, // 201.6
-  "src/i18n/locales/es/messages.po": 224, // 209.6
-  "node_modules/dayjs/locale/es.js": 215, // 202.5
-  "src/api/consents-api.ts": 217, // 203.8
+  "src/features/users/users-page.tsx": 227, // 213.5
+  "src/i18n/locales/en/messages.po": 216, // 201.6
+  "src/i18n/locales/es/messages.po": 225, // 209.6
+  "node_modules/dayjs/locale/es.js": 216, // 202.5
+  "src/api/consents-api.ts": 218, // 203.8
   // With the table widget (TanStack Table) since 2026-11-23 (before: 208.2).
-  "src/features/consents/consent-routes.tsx": 232, // 219.1
-  "src/features/consent-completion/consent-completion-route.tsx": 247, // 233.7
-  "src/features/visits/visits-route.tsx": 221, // 207.6
-  "src/features/visit-join/join-route.tsx": 221, // 208.4
-  "src/app/visit-room/visit-room-overlay.tsx": 222, // 209.3
-  "src/video/builtin-webrtc.ts": 221, // 208.3
+  "src/features/consents/consent-routes.tsx": 233, // 219.1
+  "src/features/consent-completion/consent-completion-route.tsx": 248, // 233.7
+  "src/features/visits/visits-route.tsx": 222, // 207.6
+  "src/features/visit-join/join-route.tsx": 222, // 208.4
+  "src/app/visit-room/visit-room-overlay.tsx": 223, // 209.3
+  "src/video/builtin-webrtc.ts": 222, // 208.3
   // Loaded only when a site's room is on Agora: the SDK itself.
-  "node_modules/agora-rtc-sdk-ng/AgoraRTC_N-production.js": 646, // 633.5
+  "node_modules/agora-rtc-sdk-ng/AgoraRTC_N-production.js": 647, // 633.5
   // The consent participants' filter box (React Aria's popover, dialog and checkbox group),
   // loaded once the list is on screen.
-  "src/widgets/filter-box/filter-box.tsx": 251, // 237.8
+  "src/widgets/filter-box/filter-box.tsx": 252, // 237.8
   // Question types loaded on demand inside the instrument route: the app plus the piece.
-  "src/survey/questions/image-capture-question.tsx": 234, // 219.3
-  "src/survey/questions/pdf-question.tsx": 403, // 389.5
-  "src/survey/questions/scribble-question.tsx": 221, // 208.3
+  "src/survey/questions/image-capture-question.tsx": 235, // 219.3
+  "src/survey/questions/pdf-question.tsx": 404, // 389.5
+  "src/survey/questions/scribble-question.tsx": 222, // 208.3
   // The inbox: DOMPurify (the browser's second sanitising of announcements' HTML), the onboarding
   // card and the mascot (2026-11-24: 229.3).
-  "src/features/inbox/inbox-page.tsx": 233,
+  "src/features/inbox/inbox-page.tsx": 234,
   // TipTap and ProseMirror, loaded when the announcement form opens (2026-11-24: 377.7).
-  "src/widgets/rich-text-editor/rich-text-editor.tsx": 381,
+  "src/widgets/rich-text-editor/rich-text-editor.tsx": 382,
 };
 /** The app's budget and a little room for a new page's own code. */
-export const DEFAULT_LAZY_BUDGET_KIB = 221;
+export const DEFAULT_LAZY_BUDGET_KIB = 222;
 
 export type BudgetRow = {
   name: string;

@@ -5,12 +5,18 @@
  * Marking an announcement read is not a call here: its read event goes through the outbox.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
-import type { AnnouncementsResponse, PostAnnouncementRequest } from "../contracts/announcements.ts";
+import type {
+  Announcement,
+  AnnouncementsResponse,
+  PostAnnouncementRequest,
+} from "../contracts/announcements.ts";
 import { isNewerArchitecture } from "../contracts/instrument-architecture.ts";
 import type { OnboardingKind, OnboardingState } from "../contracts/onboarding.ts";
 import type { MeResponse } from "../contracts/user.ts";
 import { updateStoredUser } from "../auth/session-store.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import type { OutboxItem } from "../outbox/outbox-item.ts";
+import { outboxQuery } from "../outbox-ui/use-outbox.ts";
 import { studyQuery } from "./studies-api.ts";
 import { meQuery, userKeys } from "./users-api.ts";
 
@@ -30,9 +36,30 @@ export const announcementsQuery = () =>
     meta: { persist: true },
   });
 
+/**
+ * The announcements this user has opened whose read event is still in the outbox (waiting for
+ * the network, retrying, or refused): the server does not know yet, so a list fetched meanwhile
+ * still says unread.
+ */
+export function announcementsReadInOutbox(items: readonly OutboxItem[], userId: number): Set<number> {
+  const ids = new Set<number>();
+  for (const item of items) {
+    if (item.kind !== "event" || item.userId !== userId || item.request.body.type !== "json") continue;
+    const events: unknown = item.request.body.value;
+    if (!Array.isArray(events)) continue;
+    for (const event of events as { type?: unknown; info?: { announcement_id?: unknown } }[]) {
+      const id = event.info?.announcement_id;
+      if (event.type === "read" && typeof id === "number") ids.add(id);
+    }
+  }
+  return ids;
+}
+
 export type InboxAnnouncements = {
   /** The list query; idle (never fetched) when `skipped`. */
   query: ReturnType<typeof useQuery<AnnouncementsResponse>>;
+  /** The list as the user sees it: read once opened, whether or not its read event has arrived. */
+  announcements: Announcement[];
   /** The selected study is of the newer instrument architecture: the list is not fetched. */
   skipped: boolean;
   /** The selected study's name, when known. */
@@ -53,8 +80,14 @@ export function useInboxAnnouncements(selectedStudyId: number | undefined): Inbo
   const studyKnown = !permitted || study.isSuccess || study.isError;
   const skipped = permitted && isNewerArchitecture(study.data?.config.instrument_architecture_version);
   const query = useQuery({ ...announcementsQuery(), enabled: user !== null && studyKnown && !skipped });
+  const outbox = useQuery(outboxQuery());
+  const readInOutbox = user ? announcementsReadInOutbox(outbox.data ?? [], user.id) : new Set<number>();
+  const announcements = (query.data?.announcements ?? []).map((item) =>
+    !item.read && readInOutbox.has(item.id) ? { ...item, read: true } : item,
+  );
   return {
     query,
+    announcements,
     skipped,
     studyName: permitted
       ? (study.data?.name ?? user?.permissions?.[String(selectedStudyId)]?.study_name)

@@ -33,8 +33,8 @@ function InboxIcon() {
 }
 
 export function InboxLink() {
-  const { query } = useInboxAnnouncements(readSelection()?.studyId);
-  const unread = query.data?.announcements.filter((item) => !item.read).length ?? 0;
+  const { announcements } = useInboxAnnouncements(readSelection()?.studyId);
+  const unread = announcements.filter((item) => !item.read).length;
   return (
     <Link to="/inbox" className="inbox-link" activeProps={{ "aria-current": "page" }}>
       <InboxIcon />

@@ -33,7 +33,7 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
   const { t } = useLingui();
   const user = useStoredUser();
   const queryClient = useQueryClient();
-  const { query, skipped, studyName } = useInboxAnnouncements(selectedStudyId);
+  const { query, announcements, skipped, studyName } = useInboxAnnouncements(selectedStudyId);
   const onboarding = useOnboarding();
   const dismiss = useDismissOnboarding();
   const [now] = useState(() => new Date());
@@ -59,7 +59,6 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
     [queryClient, t, user],
   );
 
-  const announcements = query.data?.announcements ?? [];
   const study = studyName ?? t({ id: "inbox_selected_study", message: "The selected study" });
 
   return (
