@@ -9,8 +9,8 @@ import { parseArgs } from "node:util";
 import { formatDefinitionProblem } from "../../src/survey/engine/validate-definition.ts";
 import { importConsent, parseConsentDefinition } from "../consents/consent-definitions.ts";
 import type { DatabaseHandle } from "../db/client.ts";
-import { DatabaseInUseError } from "../db/pglite-lock.ts";
-import { ImportError, readDefinitionFile } from "../instruments/import-instrument.ts";
+import { readDefinitionFile } from "../instruments/import-instrument.ts";
+import { reportImportFailure } from "./import-failure.ts";
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 
@@ -79,13 +79,6 @@ export async function runConsentCommand(
       if (!database.handle) await handle.close();
     }
   } catch (error) {
-    if (error instanceof DatabaseInUseError) {
-      output.err(`${error.message} Nothing was imported.`);
-      return 1;
-    }
-    if (!(error instanceof ImportError)) throw error;
-    output.err(`${error.message}; nothing was imported.`);
-    for (const problem of error.problems) output.err(`  ${formatDefinitionProblem(problem)}`);
-    return 1;
+    return reportImportFailure(error, output);
   }
 }

@@ -30,7 +30,6 @@ import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { readEnv } from "../env.ts";
 import {
-  ImportError,
   importInstrument,
   readDefinitionFile,
   type ImportOutcome,
@@ -38,6 +37,7 @@ import {
 import { databaseOptionsFrom } from "../start.ts";
 import type { AccountMailDeps } from "../users/account-mail.ts";
 import { parseVisitSchedule, runVisitSchedule, VISIT_USAGE } from "./visit-schedule.ts";
+import { reportImportFailure } from "./import-failure.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
@@ -158,14 +158,7 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
       if (!options.database) await handle.close();
     }
   } catch (error) {
-    if (error instanceof DatabaseInUseError) {
-      output.err(`${error.message} Nothing was imported.`);
-      return 1;
-    }
-    if (!(error instanceof ImportError)) throw error;
-    output.err(`${error.message}; nothing was imported.`);
-    for (const problem of error.problems) output.err(`  ${formatDefinitionProblem(problem)}`);
-    return 1;
+    return reportImportFailure(error, output);
   }
 }
 
