@@ -2,7 +2,8 @@
  * HTTP errors with the API's error body ({ message, code, issues }), and zod parsing that turns
  * bad input into a 400 naming each wrong field.
  */
-import type { z } from "zod";
+import { safeParse, type $ZodType, type output } from "zod/v4/core";
+import "../../src/contracts/zod-messages.ts";
 import type { ErrorBody } from "../../src/contracts/errors.ts";
 
 export class HttpError extends Error {
@@ -20,8 +21,8 @@ export class HttpError extends Error {
   }
 }
 
-export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown): z.infer<Schema> {
-  const result = schema.safeParse(input);
+export function parseInput<Schema extends $ZodType>(schema: Schema, input: unknown): output<Schema> {
+  const result = safeParse(schema, input);
   if (result.success) return result.data;
   throw invalidRequest(
     result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),

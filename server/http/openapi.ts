@@ -14,12 +14,12 @@ import {
 type JsonSchema = Record<string, unknown>;
 
 /** What a client sends is zod's input; what the server answers is its output. */
-function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+function jsonSchema(schema: z.core.$ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   return rest;
 }
 
-function parameters(schema: z.ZodObject | undefined, where: "path" | "query") {
+function parameters(schema: z.core.$ZodObject | undefined, where: "path" | "query") {
   if (!schema) return [];
   const object = jsonSchema(schema, "input");
   const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
@@ -69,7 +69,9 @@ function responses(call: CallDeclaration) {
       return [
         status,
         {
-          description: answer.description ?? (Number(status) < 400 ? "Success" : "Refused"),
+          // The description a declaration gives an answer (.check(z.describe(...))) is in zod's registry.
+          description:
+            z.globalRegistry.get(answer)?.description ?? (Number(status) < 400 ? "Success" : "Refused"),
           content: { "application/json": { schema: jsonSchema(answer, "output") } },
         },
       ];

@@ -12,7 +12,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
 import { HttpError } from "./errors.ts";
 import { undeclaredAnswer } from "./undeclared-answer.ts";
-import type { z } from "zod";
+import type * as z from "zod/v4/core";
 import {
   fastifyPath,
   isBinaryAnswer,
@@ -38,19 +38,19 @@ declare module "fastify" {
   }
 }
 
-type Parsed<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+type Parsed<Schema> = Schema extends z.$ZodType ? z.output<Schema> : undefined;
 
 /** The request a handler receives: params, query and body as the declaration parses them. */
 export type CallRequest<Call extends CallDeclaration> = FastifyRequest<{
   Params: Parsed<Call["params"]>;
   Querystring: Parsed<Call["query"]>;
   // A multipart body is read by the handler itself (request.parts()).
-  Body: Call["body"] extends z.ZodType ? z.output<Call["body"]> : unknown;
+  Body: Call["body"] extends z.$ZodType ? z.output<Call["body"]> : unknown;
 }>;
 
 /** The JSON a handler may return: the input of one of the call's JSON answer schemas. */
 export type AnswerBody<Call extends CallDeclaration> = {
-  [Status in keyof Call["answers"]]: Call["answers"][Status] extends z.ZodType
+  [Status in keyof Call["answers"]]: Call["answers"][Status] extends z.$ZodType
     ? z.input<Call["answers"][Status]>
     : never;
 }[keyof Call["answers"]];

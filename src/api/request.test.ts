@@ -1,6 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { getStoredUser, setStoredUser, type StoredUser } from "../auth/session-store.ts";
 import { getLoadingState, isLoading } from "../widgets/loading/loading-store.ts";
 import { dismissToast, getToasts } from "../widgets/toast/toast-store.ts";
@@ -204,7 +204,9 @@ describe("shared request behaviour: how answers are read", () => {
   it("rejects a JSON answer that does not match the given schema", async () => {
     stubFetch(() => json({ token: 42 }));
     const schema = z.object({ token: z.string() });
-    await expect(request({ path: "/control/change_password", schema })).rejects.toBeInstanceOf(z.ZodError);
+    await expect(request({ path: "/control/change_password", schema })).rejects.toBeInstanceOf(
+      z.core.$ZodError,
+    );
   });
 
   it.each([

@@ -5,7 +5,8 @@
  * No component calls fetch; every typed call in src/api goes through here.
  */
 import type { MessageDescriptor } from "@lingui/core";
-import type { z } from "zod";
+import type * as z from "zod/mini";
+import "../contracts/zod-messages.ts";
 import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
@@ -28,7 +29,7 @@ export type RequestOptions<T> = {
   /** false for the calls the spec marks 'no auth'. */
   auth?: boolean;
   /** Validates a JSON answer. */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodMiniType<T>;
   /** 'auto' reads JSON as JSON and anything else (zip, pdf, images) as a blob. */
   responseType?: "auto" | "json" | "blob";
   successMessage?: MessageDescriptor;

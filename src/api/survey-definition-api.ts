@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { formatDefinitionProblem, parseSurveyDefinition } from "../survey/engine/validate-definition.ts";
 import type { SurveyDefinition } from "../survey/engine/definition.ts";
 import { DefinitionFileError, readDefinitionBody } from "../survey/read-definition-body.ts";
@@ -16,8 +16,8 @@ import {
 
 /** What the definition call adds about the instrument itself (contracts' definitionResponse). */
 const instrumentFacts = z.object({
-  display_name: z.string().optional(),
-  permissions: z.array(z.string()).optional(),
+  display_name: z.optional(z.string()),
+  permissions: z.optional(z.array(z.string())),
 });
 
 export type LoadedDefinition = {

@@ -3,7 +3,7 @@
  * author sends, the HTML allow-list both sanitisers apply (the server's when an announcement is
  * stored, the browser's when it is shown). The onboarding cards are in onboarding.ts.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { bodyId } from "./input-bounds.ts";
 
 /** Tags an announcement's HTML may hold; anything else is dropped (its text kept, for most). */
@@ -35,7 +35,7 @@ export const ANNOUNCEMENT_CONTENT_MAX = 50_000;
 
 /** One announcement as the signed-in user sees it: the spec's fields, then who sent it where. */
 export const announcement = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** ISO time it was sent. */
   sent: z.string(),
   /** Whether this user has read it (its read event reached the server). */
@@ -45,11 +45,11 @@ export const announcement = z.object({
   content: z.string(),
   /** The author's name, or empty for one the system sent (the demo seed without an author). */
   sender: z.string(),
-  study_id: z.number().int(),
+  study_id: z.number().check(z.int()),
   study_name: z.string(),
   /** Null: to every site of the study. */
-  site_id: z.number().int().nullable(),
-  site_label: z.string().nullable(),
+  site_id: z.nullable(z.number().check(z.int())),
+  site_label: z.nullable(z.string()),
 });
 export type Announcement = z.infer<typeof announcement>;
 
@@ -60,15 +60,19 @@ export type AnnouncementsResponse = z.infer<typeof announcementsResponse>;
 /** POST /control/announcements: to a study's staff, or one site's when site_id is given. */
 export const postAnnouncementRequest = z.object({
   study_id: bodyId("study_id"),
-  site_id: bodyId("site_id").nullable().optional(),
+  site_id: z.optional(z.nullable(bodyId("site_id"))),
   title: z
     .string()
-    .trim()
-    .min(1, "title must not be empty")
-    .max(ANNOUNCEMENT_TITLE_MAX, `title must be at most ${ANNOUNCEMENT_TITLE_MAX} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, "title must not be empty"),
+      z.maxLength(ANNOUNCEMENT_TITLE_MAX, `title must be at most ${ANNOUNCEMENT_TITLE_MAX} characters`),
+    ),
   content: z
     .string()
-    .min(1, "content must not be empty")
-    .max(ANNOUNCEMENT_CONTENT_MAX, `content must be at most ${ANNOUNCEMENT_CONTENT_MAX} characters`),
+    .check(
+      z.minLength(1, "content must not be empty"),
+      z.maxLength(ANNOUNCEMENT_CONTENT_MAX, `content must be at most ${ANNOUNCEMENT_CONTENT_MAX} characters`),
+    ),
 });
 export type PostAnnouncementRequest = z.infer<typeof postAnnouncementRequest>;

@@ -6,7 +6,7 @@
  * with them. Field names are the spec's; timestamps are ISO strings with an offset; ids of rows
  * are numbers. consent_id is the consent's row id (the consents list's consent_id).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { answerRecordSchema, BROWSER_INFO_MAX_CHARACTERS } from "../survey/engine/submission.ts";
 import { consentParticipantStatus, idValue } from "./consents.ts";
@@ -71,11 +71,11 @@ export type SignatureManifestation = z.infer<typeof signatureManifestation>;
 
 /** The participant named by the consent calls. */
 export const consentPerson = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   subject_id: z.string(),
   firstname: z.string(),
   lastname: z.string(),
-  email: z.string().nullable(),
+  email: z.nullable(z.string()),
 });
 export type ConsentPerson = z.infer<typeof consentPerson>;
 
@@ -90,10 +90,10 @@ export const consentDefinitionQuery = z.object({
 export type ConsentDefinitionQuery = z.infer<typeof consentDefinitionQuery>;
 
 export const consentDefinitionResponse = z.object({
-  consent_id: z.number().int(),
-  consent_version: z.number().int(),
+  consent_id: z.number().check(z.int()),
+  consent_version: z.number().check(z.int()),
   title: z.string(),
-  study_id: z.number().int(),
+  study_id: z.number().check(z.int()),
   status: consentParticipantStatus,
   participant: consentPerson,
   /** The consent definition (type CONSENT) of that version, as published. */
@@ -115,17 +115,21 @@ export type ConsentSubmissionParams = z.infer<typeof consentSubmissionParams>;
 /** The signer's password proof: required when the records hold a clinro or witness signature. */
 export const consentSigning = z.object({
   /** The signing key's kid (GET /control/v2/signing-key). */
-  kid: z.string().min(1, "kid must not be empty").max(200, "kid is too long"),
+  kid: z.string().check(z.minLength(1, "kid must not be empty"), z.maxLength(200, "kid is too long")),
   /** base64 of RSA-OAEP-256 (SHA-256) of the UTF-8 password, to the signing key. */
   password_ciphertext: z
     .string()
-    .min(1, "password_ciphertext must not be empty")
-    .max(4096, "password_ciphertext is too long")
-    .regex(/^[A-Za-z0-9+/]+={0,2}$/, "password_ciphertext must be base64"),
+    .check(
+      z.minLength(1, "password_ciphertext must not be empty"),
+      z.maxLength(4096, "password_ciphertext is too long"),
+      z.regex(/^[A-Za-z0-9+/]+={0,2}$/, "password_ciphertext must be base64"),
+    ),
   /** When the device captured the signature, with its offset. */
   captured_at: timestamp,
   /** IANA name of the device's zone, e.g. Europe/Madrid. */
-  time_zone: z.string().min(1, "time_zone must not be empty").max(100, "time_zone is too long"),
+  time_zone: z
+    .string()
+    .check(z.minLength(1, "time_zone must not be empty"), z.maxLength(100, "time_zone is too long")),
 });
 export type ConsentSigning = z.infer<typeof consentSigning>;
 
@@ -133,10 +137,10 @@ export const consentSubmissionBody = z.object({
   consent_id: idValue("consent_id"),
   consent_version: idValue("consent_version"),
   /** This session's answers (earlier signings' records are not sent again). */
-  records: z.array(answerRecordSchema).min(1, "records must hold at least one answer"),
+  records: z.array(answerRecordSchema).check(z.minLength(1, "records must hold at least one answer")),
   completion: timestamp,
-  browser_info: z.string().max(BROWSER_INFO_MAX_CHARACTERS).optional(),
-  signing: consentSigning.optional(),
+  browser_info: z.optional(z.string().check(z.maxLength(BROWSER_INFO_MAX_CHARACTERS))),
+  signing: z.optional(consentSigning),
 });
 export type ConsentSubmissionBody = z.infer<typeof consentSubmissionBody>;
 
@@ -156,11 +160,11 @@ export type ConsentParticipantsQuery = z.infer<typeof consentParticipantsQuery>;
 
 /** The spec's ConsentParticipant. */
 export const consentParticipant = z.object({
-  consent_id: z.number().int(),
+  consent_id: z.number().check(z.int()),
   consent_participant_status: consentParticipantStatus,
-  consent_version: z.number().int(),
-  email: z.string().nullable(),
-  id: z.number().int(),
+  consent_version: z.number().check(z.int()),
+  email: z.nullable(z.string()),
+  id: z.number().check(z.int()),
   firstname: z.string(),
   lastname: z.string(),
   subject_id: z.string(),
@@ -174,10 +178,10 @@ export const consentParticipantGroup = z.object({
 });
 
 export const consentParticipantsResponse = z.object({
-  consent_id: z.number().int(),
+  consent_id: z.number().check(z.int()),
   title: z.string(),
   /** The consent's latest version. */
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   date_deployed: timestamp,
   /**
    * The participants of the site offered the consent, grouped by status (spec 02 section 7), in
@@ -218,7 +222,7 @@ export const consentEmailQuery = z.object({
   consent_id: idValue("consent_id"),
   participant_id: idValue("participant_id"),
   version: idValue("version"),
-  pdf_type: pdfType.optional(),
+  pdf_type: z.optional(pdfType),
 });
 export type ConsentEmailQuery = z.infer<typeof consentEmailQuery>;
 
@@ -229,7 +233,7 @@ export const consentPdfQuery = z.object({
   consent_id: idValue("consent_id"),
   version: idValue("version"),
   platform: z.literal(PLATFORM, { error: `platform must be ${PLATFORM}` }),
-  pdf_type: pdfType.optional(),
+  pdf_type: z.optional(pdfType),
 });
 export type ConsentPdfQuery = z.infer<typeof consentPdfQuery>;
 

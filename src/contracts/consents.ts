@@ -4,7 +4,7 @@
  * carries missing_consents: how many participants of the user's permitted sites (only site_id's
  * when given) have not finished that consent, i.e. their status is neither complete nor declined.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { rowId } from "./input-bounds.ts";
 
 export const CONSENT_PARTICIPANT_STATUSES = [
@@ -28,26 +28,26 @@ export const idValue = rowId;
 
 /** GET /control/v2/clinro/me/consents, optional ?study_id and ?site_id */
 export const myConsentsQuery = z.object({
-  study_id: idValue("study_id").optional(),
-  site_id: idValue("site_id").optional(),
+  study_id: z.optional(idValue("study_id")),
+  site_id: z.optional(idValue("site_id")),
 });
 export type MyConsentsQuery = z.infer<typeof myConsentsQuery>;
 
 const timestamp = z.iso.datetime({ offset: true });
 
 export const consentListItem = z.object({
-  consent_id: z.number().int(),
+  consent_id: z.number().check(z.int()),
   title: z.string(),
   /** CONSENT for consents; kept open for other kinds. */
   type: z.string(),
-  version: z.number().int(),
+  version: z.number().check(z.int()),
   date_deployed: timestamp,
-  missing_consents: z.number().int().nonnegative(),
+  missing_consents: z.number().check(z.int(), z.nonnegative()),
 });
 export type ConsentListItem = z.infer<typeof consentListItem>;
 
 export const studyConsents = z.object({
-  study_id: z.number().int(),
+  study_id: z.number().check(z.int()),
   study_name: z.string(),
   consents: z.array(consentListItem),
 });

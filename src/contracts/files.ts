@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { rowId } from "./input-bounds.ts";
 import { PLATFORM } from "./roles.ts";
 
@@ -33,9 +33,11 @@ export function fileExtension(fileName: string) {
 export const fileUploadFields = z.object({
   file_name: z
     .string()
-    .min(1)
-    .max(200)
-    .regex(/^[A-Za-z0-9_.-]+$/, "file_name may hold only letters, digits, _ . and -"),
+    .check(
+      z.minLength(1),
+      z.maxLength(200),
+      z.regex(/^[A-Za-z0-9_.-]+$/, "file_name may hold only letters, digits, _ . and -"),
+    ),
   platform: z.literal(PLATFORM),
   module_name: z.enum([FILE_MODULE.consent, FILE_MODULE.clinician]),
   participant_id: rowId("participant_id"),
@@ -43,9 +45,9 @@ export const fileUploadFields = z.object({
 export type FileUploadFields = z.infer<typeof fileUploadFields>;
 
 export const fileUploadResponse = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   file_name: z.string(),
-  size: z.number().int(),
+  size: z.number().check(z.int()),
 });
 export type FileUploadResponse = z.infer<typeof fileUploadResponse>;
 

@@ -12,7 +12,7 @@
  *
  * Plain data and zod only: the app and the server both import it.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** The largest PostgreSQL `integer`: every id of a row is at most this. */
 export const MAX_ID = 2_147_483_647;
@@ -27,17 +27,21 @@ export const MAX_JSON_DEPTH = 64;
 export const rowId = (name: string) =>
   z.coerce
     .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
+    .check(
+      z.int(`${name} must be a whole number`),
+      z.positive(`${name} must be positive`),
+      z.maximum(MAX_ID, `${name} is out of range`),
+    );
 
 /** An id in a JSON body (a JSON number, not coerced): a whole number from 1 to MAX_ID. */
 export const bodyId = (name: string) =>
   z
     .number({ error: `${name} must be a number` })
-    .int(`${name} must be a whole number`)
-    .positive(`${name} must be positive`)
-    .max(MAX_ID, `${name} is out of range`);
+    .check(
+      z.int(`${name} must be a whole number`),
+      z.positive(`${name} must be positive`),
+      z.maximum(MAX_ID, `${name} is out of range`),
+    );
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -4,7 +4,7 @@
  * validates with these schemas; the client types its calls with them. Field names are the
  * spec's; timestamps are ISO strings; ids of rows are numbers.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { surveyDefinition } from "../survey/engine/definition.ts";
 import { submissionPayload } from "../survey/engine/submission.ts";
 import { isoMoment, rowId } from "./input-bounds.ts";
@@ -32,7 +32,9 @@ export const definitionParams = z.object({
   studyId: rowId("studyId"),
   instrumentId: rowId("instrumentId"),
   /** The instrument's slug: the last segment of its url. */
-  instrument: z.string().min(1, "instrument must not be empty").max(200, "instrument is too long"),
+  instrument: z
+    .string()
+    .check(z.minLength(1, "instrument must not be empty"), z.maxLength(200, "instrument is too long")),
 });
 export type DefinitionParams = z.infer<typeof definitionParams>;
 
@@ -41,9 +43,9 @@ export type DefinitionParams = z.infer<typeof definitionParams>;
  * `<slug>.json` with the same JSON. `version` is the definition's version number, which the
  * submission names back as version_number; display_name and permissions are the instrument's.
  */
-export const definitionResponse = surveyDefinition.extend({
-  version: z.number().int().positive(),
-  instrument_id: z.number().int(),
+export const definitionResponse = z.extend(surveyDefinition, {
+  version: z.number().check(z.int(), z.positive()),
+  instrument_id: z.number().check(z.int()),
   /** The instrument's name in lists, and the role codes that may administer it. */
   display_name: z.string(),
   permissions: z.array(z.string()),
@@ -67,28 +69,26 @@ export type SubmissionParams = z.infer<typeof submissionParams>;
 
 export const submissionRequest = z
   .array(submissionPayload)
-  .length(1, "the body must be an array holding exactly one submission");
+  .check(z.length(1, "the body must be an array holding exactly one submission"));
 export type SubmissionRequest = z.infer<typeof submissionRequest>;
 
 /** A score as the server computed it from the answers it received. */
-export const submittedScore = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    formula: z.string(),
-    final_value: z.number(),
-  })
-  .loose();
+export const submittedScore = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  formula: z.string(),
+  final_value: z.number(),
+});
 export type SubmittedScore = z.infer<typeof submittedScore>;
 
 /** 201: the stored submission. */
 export const submissionResponse = z.object({
   /** The stored submission's id. */
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** The payload's instance_id, as the client sent it. */
   instance_id: z.union([z.number(), z.string()]),
   /** The instrument instance this submission completed (or found already completed). */
-  instrument_instance_id: z.number().int(),
+  instrument_instance_id: z.number().check(z.int()),
   /**
    * True when that instance had already been completed (on another device, say): the submission
    * is stored all the same and the instance keeps its first completion.
@@ -100,8 +100,8 @@ export type SubmissionResponse = z.infer<typeof submissionResponse>;
 
 /** One reason a submission was refused (422): the question it is about, and what is wrong. */
 export const submissionProblem = z.object({
-  question: z.string().optional(),
-  field: z.string().optional(),
+  question: z.optional(z.string()),
+  field: z.optional(z.string()),
   message: z.string(),
 });
 export type SubmissionProblem = z.infer<typeof submissionProblem>;
@@ -121,26 +121,26 @@ export const historyParams = z.object({ id: rowId("id") });
 
 /** One submission of a clinician instrument for the participant, newest first. */
 export const historyCompletedItem = z.object({
-  submission_id: z.number().int(),
-  instrument_id: z.number().int(),
+  submission_id: z.number().check(z.int()),
+  instrument_id: z.number().check(z.int()),
   name: z.string(),
   /** The instrument instance the submission completed. */
-  instance_id: z.number().int().nullable(),
+  instance_id: z.nullable(z.number().check(z.int())),
   completion: timestamp,
   /** The completer's display name. */
   completed_by: z.string(),
-  version_number: z.number().int(),
+  version_number: z.number().check(z.int()),
   scores: z.array(submittedScore),
 });
 export type HistoryCompletedItem = z.infer<typeof historyCompletedItem>;
 
 /** One open instance of a clinician instrument: started, not completed, not expired or persistent. */
 export const historyPendingItem = z.object({
-  instrument_id: z.number().int(),
+  instrument_id: z.number().check(z.int()),
   name: z.string(),
-  instance_id: z.number().int(),
+  instance_id: z.number().check(z.int()),
   start_date: timestamp,
-  expiration: timestamp.nullable(),
+  expiration: z.nullable(timestamp),
   permissions: z.array(z.string()),
   url: z.string(),
 });
@@ -157,22 +157,22 @@ export type HistoryResponse = z.infer<typeof historyResponse>;
 // ---------------------------------------------------------------------------------------------
 // GET /control/pending_instruments, optional ?study_id (header version 3.4.0)
 
-export const pendingInstrumentsQuery = z.object({ study_id: rowId("study_id").optional() });
+export const pendingInstrumentsQuery = z.object({ study_id: z.optional(rowId("study_id")) });
 
 /** An open clinician instrument instance of a participant the user may see. */
 export const pendingInstrument = z.object({
-  participant_id: z.number().int(),
+  participant_id: z.number().check(z.int()),
   subject_id: z.string(),
-  study_id: z.number().int(),
-  site_id: z.number().int(),
-  instrument_id: z.number().int(),
-  instance_id: z.number().int(),
+  study_id: z.number().check(z.int()),
+  site_id: z.number().check(z.int()),
+  instrument_id: z.number().check(z.int()),
+  instance_id: z.number().check(z.int()),
   name: z.string(),
   permissions: z.array(z.string()),
   /** /studies/{studyId}/instruments/{instrumentId}/{instrument} */
   url: z.string(),
   start_date: timestamp,
-  expiration: timestamp.nullable(),
+  expiration: z.nullable(timestamp),
 });
 export type PendingInstrument = z.infer<typeof pendingInstrument>;
 

@@ -3,7 +3,7 @@
  * section 7): the forms list of the older instrument architecture and the instruments with
  * their instances of the newer one. Timestamps are ISO strings; ids are numbers.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ROLE_CODE } from "./roles.ts";
 import { rowId } from "./input-bounds.ts";
 
@@ -42,7 +42,7 @@ export const participantIdParam = z.object({
 const studyIdValue = rowId("study_id");
 
 /** GET /control/clinro/participants/{id}/instruments, optional ?study_id */
-export const formsListQuery = z.object({ study_id: studyIdValue.optional() });
+export const formsListQuery = z.object({ study_id: z.optional(studyIdValue) });
 /** GET /control/participants/{id}/instruments/instances?study_id={studyId} */
 export const instancesListQuery = z.object({ study_id: studyIdValue });
 
@@ -56,12 +56,12 @@ const timestamp = z.iso.datetime({ offset: true });
 export const formItem = z.object({
   name: z.string(),
   type: instrumentType,
-  instrument_id: z.number().int(),
-  instance_id: z.number().int(),
+  instrument_id: z.number().check(z.int()),
+  instance_id: z.number().check(z.int()),
   deployed: timestamp,
-  expiration: timestamp.nullable(),
-  completed: timestamp.nullable(),
-  completedBy: z.string().nullable(),
+  expiration: z.nullable(timestamp),
+  completed: z.nullable(timestamp),
+  completedBy: z.nullable(z.string()),
   permissions: z.array(z.string()),
   /** /studies/{studyId}/instruments/{instrumentId}/{instrument} */
   url: z.string(),
@@ -73,8 +73,8 @@ export type FormsListResponse = z.infer<typeof formsListResponse>;
 
 export const visibilityRange = z.object({
   /** Local time h:mm (24 hour), e.g. 9:00 or 17:30. */
-  start: z.string().regex(/^\d{1,2}:\d{2}$/),
-  end: z.string().regex(/^\d{1,2}:\d{2}$/),
+  start: z.string().check(z.regex(/^\d{1,2}:\d{2}$/)),
+  end: z.string().check(z.regex(/^\d{1,2}:\d{2}$/)),
 });
 export type VisibilityRange = z.infer<typeof visibilityRange>;
 
@@ -83,38 +83,35 @@ export const SPECIFIC_TIME_VISIBILITY = "specific_time";
 /** The recurring scheme of instruments that are always shown while not completed. */
 export const PERSISTENT_SCHEME = "persistent";
 
-export const instrumentMetadata = z
-  .object({
-    display_name: z.string().optional(),
-    schedule: z
-      .object({ recurring: z.object({ scheme: z.string().optional() }).loose().optional() })
-      .loose()
-      .optional(),
-    visibility: z.string().optional(),
-    visibilityRanges: z.array(visibilityRange).optional(),
-  })
-  .loose();
+export const instrumentMetadata = z.looseObject({
+  display_name: z.optional(z.string()),
+  schedule: z.optional(
+    z.looseObject({ recurring: z.optional(z.looseObject({ scheme: z.optional(z.string()) })) }),
+  ),
+  visibility: z.optional(z.string()),
+  visibilityRanges: z.optional(z.array(visibilityRange)),
+});
 export type InstrumentMetadata = z.infer<typeof instrumentMetadata>;
 
 export const instrumentInstance = z.object({
-  instance_id: z.number().int(),
+  instance_id: z.number().check(z.int()),
   start_date: timestamp,
-  expiration: timestamp.nullable(),
-  completion: timestamp.nullable(),
+  expiration: z.nullable(timestamp),
+  completion: z.nullable(timestamp),
   /** The completer's user id. */
-  who_completed: z.number().int().nullable(),
+  who_completed: z.nullable(z.number().check(z.int())),
   /** The completer's display name, so the completed tab can say who without another call. */
-  who_completed_name: z.string().nullable(),
+  who_completed_name: z.nullable(z.string()),
 });
 export type InstrumentInstance = z.infer<typeof instrumentInstance>;
 
 /** One instrument of the newer architecture with the participant's instances of it. */
 export const instrumentWithInstances = z.object({
-  instrument_id: z.number().int(),
+  instrument_id: z.number().check(z.int()),
   name: z.string(),
   instrument_type: instrumentType,
   permissions: z.array(z.string()),
-  visible_days: z.number().int().nonnegative(),
+  visible_days: z.number().check(z.int(), z.nonnegative()),
   metadata: instrumentMetadata,
   url: z.string(),
   instances: z.array(instrumentInstance),

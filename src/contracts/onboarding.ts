@@ -3,7 +3,7 @@
  * the user and kept with them on the server; the me call reports them. A module of its own: the
  * me call's schema is in every first download, the announcements' schemas are not.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const ONBOARDING_KINDS = ["activities", "announcements"] as const;
 export type OnboardingKind = (typeof ONBOARDING_KINDS)[number];

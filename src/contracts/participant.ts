@@ -2,7 +2,7 @@
  * The participant calls of spec 01 section 7: one participant, and the clinician search.
  * Both are scoped to a study and site of the URL that the user's permissions name.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { rowId as idParam } from "./input-bounds.ts";
 
 /** /control/studies/{studyId}/sites/{siteId}/... */
@@ -10,24 +10,24 @@ export const siteParams = z.object({ studyId: idParam("studyId"), siteId: idPara
 export type SiteParams = z.infer<typeof siteParams>;
 
 /** GET /control/studies/{studyId}/sites/{siteId}/participants/{participantId} */
-export const participantParams = siteParams.extend({ participantId: idParam("participantId") });
+export const participantParams = z.extend(siteParams, { participantId: idParam("participantId") });
 export type ParticipantParams = z.infer<typeof participantParams>;
 
-export const participantGender = z.enum(["m", "f", "o"]).nullable();
+export const participantGender = z.nullable(z.enum(["m", "f", "o"]));
 
 export const participantResponse = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   fname: z.string(),
   lname: z.string(),
   gender: participantGender,
   /** YYYY-MM-DD, or null when unknown. */
-  date_of_birth: z.string().nullable(),
+  date_of_birth: z.nullable(z.string()),
   /** ISO timestamp of the participant's first sign-in, or null before it. */
-  first_login_timestamp: z.string().nullable(),
+  first_login_timestamp: z.nullable(z.string()),
   /** ISO timestamp. */
   last_updated: z.string(),
-  num_completed_instruments: z.number().int().nonnegative(),
-  num_total_instruments: z.number().int().nonnegative(),
+  num_completed_instruments: z.number().check(z.int(), z.nonnegative()),
+  num_total_instruments: z.number().check(z.int(), z.nonnegative()),
   study_name: z.string(),
   /** Blank ('') while the participant has none (screening). */
   subject_id: z.string(),
@@ -49,26 +49,31 @@ export const SEARCH_VALUE_MAX_LENGTH = 100;
 export const participantSearchQuery = z.object({
   search_value: z
     .string({ error: "search_value is required" })
-    .trim()
-    .min(1, "search_value must not be blank: give part of a name or subject id")
-    .max(SEARCH_VALUE_MAX_LENGTH, `search_value must be at most ${SEARCH_VALUE_MAX_LENGTH} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, "search_value must not be blank: give part of a name or subject id"),
+      z.maxLength(
+        SEARCH_VALUE_MAX_LENGTH,
+        `search_value must be at most ${SEARCH_VALUE_MAX_LENGTH} characters`,
+      ),
+    ),
 });
 export type ParticipantSearchQuery = z.infer<typeof participantSearchQuery>;
 
 export const participantSearchResult = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   fname: z.string(),
   lname: z.string(),
-  site_id: z.number().int(),
-  study_id: z.number().int(),
+  site_id: z.number().check(z.int()),
+  study_id: z.number().check(z.int()),
   /** Blank ('') when absent. */
   subject_id: z.string(),
   /** YYYY-MM-DD, or null when unknown. */
-  date_of_birth: z.string().nullable(),
+  date_of_birth: z.nullable(z.string()),
 });
 export type ParticipantSearchResult = z.infer<typeof participantSearchResult>;
 
 export const participantSearchResponse = z.object({
-  response: z.array(participantSearchResult).max(SEARCH_RESULT_LIMIT),
+  response: z.array(participantSearchResult).check(z.maxLength(SEARCH_RESULT_LIMIT)),
 });
 export type ParticipantSearchResponse = z.infer<typeof participantSearchResponse>;

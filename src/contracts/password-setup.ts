@@ -3,7 +3,7 @@
  * forgot_password and forgot_username mail a link or the username; verify_token and
  * setup_password follow an emailed link (/users/activate or /users/reset?token=...).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { PLATFORM } from "./roles.ts";
 import { meetsPasswordPolicy } from "./password-policy.ts";
 
@@ -15,14 +15,18 @@ export const TOKEN_REJECTED_MESSAGE = "Unable to authenticate user.";
 
 /** POST /control/users/forgot_password (no auth) */
 export const forgotPasswordRequest = z.object({
-  username: z.string({ error: "username is required" }).trim().min(1, "username is required").max(320),
+  username: z
+    .string({ error: "username is required" })
+    .check(z.trim(), z.minLength(1, "username is required"), z.maxLength(320)),
   platform: z.literal(PLATFORM, { error: `platform must be '${PLATFORM}'` }),
 });
 export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequest>;
 
 /** POST /control/participants/me/forgot_username (no auth): the username is the login email. */
 export const forgotUsernameRequest = z.object({
-  email: z.string({ error: "email is required" }).trim().min(1, "email is required").max(320),
+  email: z
+    .string({ error: "email is required" })
+    .check(z.trim(), z.minLength(1, "email is required"), z.maxLength(320)),
 });
 export type ForgotUsernameRequest = z.infer<typeof forgotUsernameRequest>;
 
@@ -35,9 +39,7 @@ export type AccountMailAccepted = z.infer<typeof accountMailAccepted>;
 
 const linkToken = z
   .string({ error: "token is required" })
-  .trim()
-  .min(1, "token is required")
-  .max(512, "token is too long");
+  .check(z.trim(), z.minLength(1, "token is required"), z.maxLength(512, "token is too long"));
 
 /** POST /control/users/verify_token (no auth) */
 export const verifyTokenRequest = z.object({ token: linkToken });
@@ -53,11 +55,11 @@ export type VerifyTokenResponse = z.infer<typeof verifyTokenResponse>;
 
 /** The payload of verify_token's JWT: the user the link is for, until the link expires. */
 export const passwordSetupTokenPayload = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   username: z.string(),
   purpose: z.literal("password_setup"),
   exp: z.number(),
-  iat: z.number().optional(),
+  iat: z.optional(z.number()),
 });
 export type PasswordSetupTokenPayload = z.infer<typeof passwordSetupTokenPayload>;
 
@@ -66,19 +68,20 @@ export const setupPasswordRequest = z
   .object({
     password: z
       .string({ error: "password is required" })
-      .max(1024)
-      .refine(meetsPasswordPolicy, PASSWORD_RULES_MESSAGE),
-    password_confirmation: z.string({ error: "password_confirmation is required" }).max(1024),
+      .check(z.maxLength(1024), z.refine(meetsPasswordPolicy, PASSWORD_RULES_MESSAGE)),
+    password_confirmation: z.string({ error: "password_confirmation is required" }).check(z.maxLength(1024)),
     /** Optional: when given (non-empty) it must be the user's current password. */
-    old_password: z.string().max(1024).nullish(),
+    old_password: z.nullish(z.string().check(z.maxLength(1024))),
     /** The token of the emailed link's query string. */
     token: linkToken,
     platform_type: z.literal(PLATFORM, { error: `platform_type must be '${PLATFORM}'` }),
   })
-  .refine((body) => body.password === body.password_confirmation, {
-    message: PASSWORDS_DO_NOT_MATCH_MESSAGE,
-    path: ["password_confirmation"],
-  });
+  .check(
+    z.refine((body) => body.password === body.password_confirmation, {
+      message: PASSWORDS_DO_NOT_MATCH_MESSAGE,
+      path: ["password_confirmation"],
+    }),
+  );
 export type SetupPasswordRequest = z.infer<typeof setupPasswordRequest>;
 
 export const setupPasswordResponse = z.object({

@@ -4,20 +4,18 @@
  * sign-in fetches it: importing it from consent-calls.ts would put every consent schema (and the
  * survey definition's) in the app's first download.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** The RSA-OAEP-256 public key as a JWK (importable with WebCrypto's importKey("jwk")). */
-export const signingPublicJwk = z
-  .object({
-    kty: z.literal("RSA"),
-    n: z.string().min(1),
-    e: z.string().min(1),
-    alg: z.literal("RSA-OAEP-256"),
-    use: z.literal("enc"),
-    kid: z.string().min(1),
-  })
-  .loose();
+export const signingPublicJwk = z.looseObject({
+  kty: z.literal("RSA"),
+  n: z.string().check(z.minLength(1)),
+  e: z.string().check(z.minLength(1)),
+  alg: z.literal("RSA-OAEP-256"),
+  use: z.literal("enc"),
+  kid: z.string().check(z.minLength(1)),
+});
 export type SigningPublicJwk = z.infer<typeof signingPublicJwk>;
 
-export const signingKeyResponse = z.object({ kid: z.string().min(1), jwk: signingPublicJwk });
+export const signingKeyResponse = z.object({ kid: z.string().check(z.minLength(1)), jwk: signingPublicJwk });
 export type SigningKeyResponse = z.infer<typeof signingKeyResponse>;

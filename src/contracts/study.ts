@@ -1,24 +1,24 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { MAX_ID, rowId } from "./input-bounds.ts";
 
 export const studyConfig = z.object({
-  virtual_visits: z.boolean().optional(),
-  instrument_architecture_version: z.number().int().optional(),
-  clinro: z.object({ greeting: z.string().optional() }).optional(),
+  virtual_visits: z.optional(z.boolean()),
+  instrument_architecture_version: z.optional(z.number().check(z.int())),
+  clinro: z.optional(z.object({ greeting: z.optional(z.string()) })),
 });
 
 /** GET /control/studies/{studyId} */
 export const studyResponse = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   name: z.string(),
   smsEnabled: z.boolean(),
   newConsentEnabled: z.boolean(),
   config: studyConfig,
   sites: z.array(
     z.object({
-      site_id: z.number().int(),
+      site_id: z.number().check(z.int()),
       site_label: z.string(),
-      tree_level: z.number().int(),
+      tree_level: z.number().check(z.int()),
       is_virtual: z.boolean(),
     }),
   ),

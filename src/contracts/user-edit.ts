@@ -3,7 +3,7 @@
  * Kept apart from users.ts, which the first download holds (the router asks mayListUsers):
  * only the users pages, loaded on demand, need this.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { rowId } from "./input-bounds.ts";
 
 /** The user scope code that lets a user edit other users (spec 01 section 4). */
@@ -45,12 +45,15 @@ export const editUserParams = z.object({
 });
 
 export const editUserRequest = z
-  .object({
-    nickname: z.string().trim().min(1, "nickname must not be empty").max(200).optional(),
-    role: assignableRole.optional(),
+  .strictObject({
+    nickname: z.optional(
+      z.string().check(z.trim(), z.minLength(1, "nickname must not be empty"), z.maxLength(200)),
+    ),
+    role: z.optional(assignableRole),
   })
-  .strict()
-  .refine((body) => body.nickname !== undefined || body.role !== undefined, {
-    message: "give nickname or role",
-  });
+  .check(
+    z.refine((body) => body.nickname !== undefined || body.role !== undefined, {
+      message: "give nickname or role",
+    }),
+  );
 export type EditUserRequest = z.infer<typeof editUserRequest>;

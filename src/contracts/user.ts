@@ -1,16 +1,16 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { onboardingState } from "./onboarding.ts";
 
 export const sitePermission = z.object({
-  site_id: z.number().int(),
+  site_id: z.number().check(z.int()),
   site_label: z.string(),
-  tree_level: z.number().int(),
+  tree_level: z.number().check(z.int()),
   is_virtual: z.boolean(),
 });
 export type SitePermission = z.infer<typeof sitePermission>;
 
 export const studyPermission = z.object({
-  study_id: z.number().int(),
+  study_id: z.number().check(z.int()),
   study_name: z.string(),
   /** The clinician role in this study: '11', '12', '13', '16' or 'Impartial Witness'. */
   role: z.string(),
@@ -26,7 +26,7 @@ export const userRole = z.enum(["enroller", "researcher", "studyManager", "admin
 
 /** GET /control/clinro/users/me */
 export const meResponse = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   username: z.string(),
   name: z.string(),
   nickname: z.string(),
@@ -36,11 +36,11 @@ export const meResponse = z.object({
   countryDialCode: z.string(),
   role: userRole,
   scope: z.array(z.string()),
-  last_login: z.string().nullable(),
-  created_by: z.number().int().nullable(),
+  last_login: z.nullable(z.string()),
+  created_by: z.nullable(z.number().check(z.int())),
   has_consented: z.boolean(),
   is_temporary_password: z.boolean(),
-  userImage: z.string().nullable(),
+  userImage: z.nullable(z.string()),
   /** The onboarding cards dismissed (true) or still to show (false). */
   onboarding: onboardingState,
   /** Keyed by study id. */
@@ -53,18 +53,16 @@ export type MeResponse = z.infer<typeof meResponse>;
  * replaced; only these fields are taken, the rest is ignored.
  */
 export const patchMeRequest = z.object({
-  name: z.string().trim().min(1, "name must not be empty").max(200).optional(),
-  nickname: z.string().trim().min(1, "nickname must not be empty").max(200).optional(),
-  isPhoneEnabled: z.boolean().optional(),
-  phone: z
-    .string()
-    .max(32)
-    .regex(/^\+?[0-9]*$/, "phone may hold only digits and a leading +")
-    .optional(),
-  countryDialCode: z
-    .string()
-    .max(8)
-    .regex(/^(\+[0-9]{1,4})?$/, "countryDialCode must look like +1")
-    .optional(),
+  name: z.optional(z.string().check(z.trim(), z.minLength(1, "name must not be empty"), z.maxLength(200))),
+  nickname: z.optional(
+    z.string().check(z.trim(), z.minLength(1, "nickname must not be empty"), z.maxLength(200)),
+  ),
+  isPhoneEnabled: z.optional(z.boolean()),
+  phone: z.optional(
+    z.string().check(z.maxLength(32), z.regex(/^\+?[0-9]*$/, "phone may hold only digits and a leading +")),
+  ),
+  countryDialCode: z.optional(
+    z.string().check(z.maxLength(8), z.regex(/^(\+[0-9]{1,4})?$/, "countryDialCode must look like +1")),
+  ),
 });
 export type PatchMeRequest = z.infer<typeof patchMeRequest>;

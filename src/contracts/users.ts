@@ -1,21 +1,21 @@
 /**
  * GET /control/users: the administrator's user list (spec 01 sections 2 and 7).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { userRole } from "./user.ts";
 
 /** User-management roles that may list users; 'edit' is the legacy name of administrator. */
 export const USER_ADMIN_ROLES = ["administrator", "edit"] as const;
 
 export const userListItem = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** The login email. */
   username: z.string(),
   nickname: z.string(),
   /** Stored as is: the interface shows the legacy 'edit' as administrator. */
   role: userRole,
   /** ISO timestamp, or null for a user who never signed in ('Never Logged In'). */
-  last_login: z.string().nullable(),
+  last_login: z.nullable(z.string()),
 });
 export type UserListItem = z.infer<typeof userListItem>;
 

@@ -6,7 +6,7 @@
  * Field names are the spec's (and the plan's for the calls the spec does not name); timestamps
  * are ISO strings with an offset; durations are whole minutes.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { ROOM_NAME_PATTERN } from "./room-name.ts";
 import { isoMoment, rowId } from "./input-bounds.ts";
 
@@ -15,7 +15,7 @@ const timestamp = z.iso.datetime({ offset: true });
 /** Room names are made by the server: letters, digits, '-' and '_' (a valid Agora channel). */
 export const roomName = z
   .string({ error: "roomName is required" })
-  .regex(ROOM_NAME_PATTERN, "roomName must be 1 to 64 letters, digits, '-' or '_'");
+  .check(z.regex(ROOM_NAME_PATTERN, "roomName must be 1 to 64 letters, digits, '-' or '_'"));
 
 /** The longest visit a coordinator may schedule, in minutes (a working day). */
 export const VISIT_DURATION_MAX = 480;
@@ -33,9 +33,12 @@ export type VideoProvider = z.infer<typeof videoProvider>;
 
 /** One entry of RTCPeerConnection's iceServers (STUN or TURN). */
 export const iceServer = z.object({
-  urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
-  username: z.string().optional(),
-  credential: z.string().optional(),
+  urls: z.union([
+    z.string().check(z.minLength(1)),
+    z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+  ]),
+  username: z.optional(z.string()),
+  credential: z.optional(z.string()),
 });
 export type IceServer = z.infer<typeof iceServer>;
 export const iceServers = z.array(iceServer);
@@ -49,21 +52,21 @@ export const visitsParams = z.object({ studyId: rowId("studyId"), siteId: rowId(
 export type VisitsParams = z.infer<typeof visitsParams>;
 
 export const visit = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   is_adhoc: z.boolean(),
   is_recorded: z.boolean(),
   fname: z.string(),
   lname: z.string(),
-  participant_id: z.number().int(),
+  participant_id: z.number().check(z.int()),
   /** '' when the participant has no email address. */
   participant_email: z.string(),
   room_name: z.string(),
   /** ISO with offset: the start. */
   visit_time: timestamp,
   /** Minutes. */
-  visit_duration: z.number().int().positive(),
+  visit_duration: z.number().check(z.int(), z.positive()),
   /** The visit's own room token; null when the visit has no video room (the row offers a mail). */
-  token: z.string().nullable(),
+  token: z.nullable(z.string()),
 });
 export type Visit = z.infer<typeof visit>;
 
@@ -89,17 +92,17 @@ export const roomConnection = z.object({
   /** Agora channel name; builtin: the room name to send in the join message. */
   channel: z.string(),
   /** Agora only: the App ID the SDK joins with. */
-  app_id: z.string().optional(),
+  app_id: z.optional(z.string()),
   /** Agora only: the uid the token was issued for (join with exactly this uid). */
-  uid: z.number().int().nonnegative().optional(),
+  uid: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** When roomToken stops being accepted (renew before). */
   expires_at: timestamp,
   /** Builtin only: STUN/TURN servers for RTCPeerConnection ([] works on one network). */
-  ice_servers: iceServers.optional(),
+  ice_servers: z.optional(iceServers),
 });
 export type RoomConnection = z.infer<typeof roomConnection>;
 
-export const validateRoomResponse = roomConnection.extend({ isRecorded: z.boolean() });
+export const validateRoomResponse = z.extend(roomConnection, { isRecorded: z.boolean() });
 export type ValidateRoomResponse = z.infer<typeof validateRoomResponse>;
 export const renewTokenResponse = validateRoomResponse;
 export type RenewTokenResponse = ValidateRoomResponse;
@@ -113,15 +116,15 @@ export type RenewTokenResponse = ValidateRoomResponse;
 /** 32 random bytes, base64url: 43 characters. */
 export const JOIN_SECRET_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const joinParams = z.object({
-  secret: z.string().regex(JOIN_SECRET_PATTERN, "secret is not a join link secret"),
+  secret: z.string().check(z.regex(JOIN_SECRET_PATTERN, "secret is not a join link secret")),
 });
 export type JoinParams = z.infer<typeof joinParams>;
 
-export const joinResponse = roomConnection.extend({
+export const joinResponse = z.extend(roomConnection, {
   room_name: z.string(),
   study_name: z.string(),
   visit_time: timestamp,
-  visit_duration: z.number().int().positive(),
+  visit_duration: z.number().check(z.int(), z.positive()),
   isRecorded: z.boolean(),
 });
 export type JoinResponse = z.infer<typeof joinResponse>;
@@ -142,11 +145,13 @@ export const scheduleVisitRequest = z.object({
   visit_time: isoMoment({ error: "visit_time must be an ISO date and time with an offset" }),
   visit_duration: z
     .number({ error: "visit_duration must be a number of minutes" })
-    .int("visit_duration must be a whole number of minutes")
-    .min(1, "visit_duration must be at least 1 minute")
-    .max(VISIT_DURATION_MAX, `visit_duration must be at most ${VISIT_DURATION_MAX} minutes`),
-  is_recorded: z.boolean().default(false),
-  is_adhoc: z.boolean().default(false),
+    .check(
+      z.int("visit_duration must be a whole number of minutes"),
+      z.minimum(1, "visit_duration must be at least 1 minute"),
+      z.maximum(VISIT_DURATION_MAX, `visit_duration must be at most ${VISIT_DURATION_MAX} minutes`),
+    ),
+  is_recorded: z._default(z.boolean(), false),
+  is_adhoc: z._default(z.boolean(), false),
 });
 export type ScheduleVisitRequest = z.input<typeof scheduleVisitRequest>;
 export const scheduleVisitResponse = visit;
@@ -169,22 +174,22 @@ export const visitRole = z.enum(VISIT_ROLES);
 export type VisitRole = z.infer<typeof visitRole>;
 
 /** Server-made peer ids (UUIDs). */
-export const peerId = z.string().min(1).max(64);
+export const peerId = z.string().check(z.minLength(1), z.maxLength(64));
 
 export const sessionDescription = z.object({
   type: z.enum(["offer", "answer", "pranswer", "rollback"]),
-  sdp: z.string().max(60_000).optional(),
+  sdp: z.optional(z.string().check(z.maxLength(60_000))),
 });
 export const iceCandidate = z.object({
-  candidate: z.string().max(4096).optional(),
-  sdpMid: z.string().max(256).nullable().optional(),
-  sdpMLineIndex: z.number().int().nonnegative().nullable().optional(),
-  usernameFragment: z.string().max(256).nullable().optional(),
+  candidate: z.optional(z.string().check(z.maxLength(4096))),
+  sdpMid: z.optional(z.nullable(z.string().check(z.maxLength(256)))),
+  sdpMLineIndex: z.optional(z.nullable(z.number().check(z.int(), z.nonnegative()))),
+  usernameFragment: z.optional(z.nullable(z.string().check(z.maxLength(256)))),
 });
 export const signalData = z.object({
-  description: sessionDescription.optional(),
+  description: z.optional(sessionDescription),
   /** null: end of candidates. */
-  candidate: iceCandidate.nullable().optional(),
+  candidate: z.optional(z.nullable(iceCandidate)),
 });
 export type SignalData = z.infer<typeof signalData>;
 
@@ -192,7 +197,7 @@ export type SignalData = z.infer<typeof signalData>;
 export const signalJoin = z.object({
   type: z.literal("join"),
   room: roomName,
-  ticket: z.string().min(1).max(4096),
+  ticket: z.string().check(z.minLength(1), z.maxLength(4096)),
 });
 export const signalSend = z.object({ type: z.literal("signal"), to: peerId, data: signalData });
 /** The clinician hangs up for everyone; from a participant it is refused (not_allowed). */

@@ -18,7 +18,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
-import { z } from "zod";
+import * as z from "zod/v4/core";
 import { MAX_ID, MAX_JSON_DEPTH } from "../../src/contracts/input-bounds.ts";
 import { isMultipartBody, type CallDeclaration } from "../../src/contracts/http/define-call.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
@@ -39,10 +39,10 @@ const calls: NamedCall[] = await loadCallDeclarations();
 // ---------------------------------------------------------------------------------------------
 // What the declarations' schemas look like (zod 4): the fields of an object body, an array's items.
 
-type ZodDef = { type: string; innerType?: z.ZodType; in?: z.ZodType; element?: z.ZodType };
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
+type ZodDef = { type: string; innerType?: z.$ZodType; in?: z.$ZodType; element?: z.$ZodType };
+const defOf = (schema: z.$ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
 
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.$ZodType): z.$ZodType {
   let current = schema;
   for (let guard = 0; guard < 10; guard++) {
     const def = defOf(current);
@@ -54,20 +54,20 @@ function unwrap(schema: z.ZodType): z.ZodType {
 }
 
 /** The field names of an object schema (after optional, default, pipe), or of an array's items. */
-function fieldsOf(schema: z.ZodType | undefined): { array: boolean; fields: string[] } {
+function fieldsOf(schema: z.$ZodType | undefined): { array: boolean; fields: string[] } {
   if (!schema) return { array: false, fields: [] };
   const inner = unwrap(schema);
-  if (inner instanceof z.ZodObject) return { array: false, fields: Object.keys(inner.shape) };
+  if (inner instanceof z.$ZodObject) return { array: false, fields: Object.keys(inner._zod.def.shape) };
   const def = defOf(inner);
   if (def.type === "array" && def.element) return { array: true, fields: fieldsOf(def.element).fields };
   return { array: false, fields: [] };
 }
 
 type FullDef = ZodDef & {
-  shape?: Record<string, z.ZodType>;
+  shape?: Record<string, z.$ZodType>;
   entries?: Record<string, string | number>;
   values?: unknown[];
-  options?: z.ZodType[];
+  options?: z.$ZodType[];
 };
 
 /**
@@ -75,7 +75,7 @@ type FullDef = ZodDef & {
  * allows, e.g. the largest safe integer for a number). Enough to make a body that is valid but
  * for the one part a test spoils.
  */
-function plausible(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> {
+function plausible(schema: z.$ZodType, odd: boolean, depth = 0): fc.Arbitrary<unknown> {
   const def = defOf(schema) as FullDef;
   if (depth > 5) return fc.constant(1);
   switch (def.type) {
@@ -126,7 +126,7 @@ function plausible(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unk
         ? fc.array(plausible(def.element, odd, depth + 1), { maxLength: 2 })
         : fc.constant([]);
     case "object": {
-      const shape = (schema as z.ZodObject).shape as Record<string, z.ZodType>;
+      const shape = (schema as z.$ZodObject)._zod.def.shape as Record<string, z.$ZodType>;
       return fc.record(
         Object.fromEntries(
           Object.entries(shape).map(([key, field]) => [key, plausible(field, odd, depth + 1)]),
@@ -141,7 +141,7 @@ function plausible(schema: z.ZodType, odd: boolean, depth = 0): fc.Arbitrary<unk
 }
 
 /** A plausible body with one top-level field (of the first item, for an array) spoilt or removed. */
-function spoiltBody(schema: z.ZodType): fc.Arbitrary<unknown> {
+function spoiltBody(schema: z.$ZodType): fc.Arbitrary<unknown> {
   const { array, fields } = fieldsOf(schema);
   if (fields.length === 0) return badJsonValue;
   const base = plausible(schema, false);
@@ -297,7 +297,7 @@ function badBody(
       })),
   );
   if (call.body && isMultipartBody(call.body)) {
-    const fields = Object.keys(call.body.multipart.shape);
+    const fields = Object.keys(call.body.multipart._zod.def.shape);
     const garbage = fc
       .record({
         fields: objectFor(fields, fc.oneof(poisonText, badIdText)),
@@ -315,7 +315,7 @@ function badBody(
       }));
     return fc.oneof(garbage, generic);
   }
-  const schema = call.body as z.ZodType | undefined;
+  const schema = call.body as z.$ZodType | undefined;
   if (!schema) return generic;
   const { array, fields } = fieldsOf(schema);
   const item = objectFor(fields, badJsonValue);
@@ -412,8 +412,8 @@ function surelyInvalid(call: CallDeclaration, probe: Probe): boolean {
   const decodedPath = Object.fromEntries(
     Object.entries(probe.pathValues).map(([key, value]) => [key, value]),
   );
-  if (call.params && !call.params.safeParse(decodedPath).success) return true;
-  if (call.query && !call.query.safeParse(probe.query).success) return true;
+  if (call.params && !z.safeParse(call.params, decodedPath).success) return true;
+  if (call.query && !z.safeParse(call.query, probe.query).success) return true;
   if (call.body && probe.body) {
     if (isMultipartBody(call.body)) return true; // a garbage file: refused by its checks, and counted below
     let parsed: unknown;
@@ -422,7 +422,7 @@ function surelyInvalid(call: CallDeclaration, probe: Probe): boolean {
     } catch {
       return true;
     }
-    return !(call.body as z.ZodType).safeParse(parsed).success;
+    return !z.safeParse(call.body as z.$ZodType, parsed).success;
   }
   // A call with a body that receives none is refused by its schema.
   return call.body !== undefined && !isMultipartBody(call.body) && !probe.body;

@@ -1,7 +1,7 @@
 /**
  * The sign-in, password and emailed-link calls (spec 01 sections 5 to 8).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { changePasswordRequest, changePasswordResponse, loginRequest, loginResponse } from "../auth.ts";
 import { errorBody } from "../errors.ts";
 import { defineCall } from "../http/define-call.ts";

@@ -3,6 +3,7 @@
  * (coordinators and administrators), and dismissing an onboarding card. Marking one read is its
  * read event, sent through the events call (instrument-calls.ts).
  */
+import * as z from "zod/mini";
 import { announcement, announcementsResponse, postAnnouncementRequest } from "../announcements.ts";
 import { onboardingParams, onboardingResponse } from "../onboarding.ts";
 import { defineCall } from "../http/define-call.ts";
@@ -22,8 +23,8 @@ export const postAnnouncementCall = defineCall({
   body: postAnnouncementRequest,
   idempotent: true,
   answers: {
-    201: announcement.describe(
-      "Stored, its HTML sanitised (a repeated Idempotency-Key is answered from the record)",
+    201: announcement.check(
+      z.describe("Stored, its HTML sanitised (a repeated Idempotency-Key is answered from the record)"),
     ),
     ...IDEMPOTENT_REFUSALS,
   },

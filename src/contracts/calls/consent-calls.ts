@@ -5,6 +5,7 @@
  * navigation bar's dot needs it in the app's first download; this module loads with the consent
  * screens, since consent-calls.ts brings the survey definition's schemas.)
  */
+import * as z from "zod/mini";
 import {
   CONSENT_PDF_CONTENT_TYPE,
   consentDefinitionQuery,
@@ -45,15 +46,17 @@ export const getConsentCall = defineCall({
 });
 
 const consentSubmissionAnswers = {
-  200: consentSubmissionResponse.describe(
-    "The participant's status and every signature so far (a repeated Idempotency-Key is answered from the record)",
+  200: consentSubmissionResponse.check(
+    z.describe(
+      "The participant's status and every signature so far (a repeated Idempotency-Key is answered from the record)",
+    ),
   ),
   ...IDEMPOTENT_REFUSALS,
   404: errorBody,
   413: errorBody,
   // A refused session lists its problems; a refused signer password (signing_password_invalid)
   // or a reused Idempotency-Key is the plain error body.
-  422: submissionRejected.or(errorBody),
+  422: z.union([submissionRejected, errorBody]),
 } as const;
 
 export const postClinicianConsentCall = defineCall({
@@ -118,6 +121,6 @@ export const consentDownloadCall = defineCall({
     },
     ...REFUSALS,
     404: errorBody,
-    409: errorBody.describe("The consent is not completed yet (consent_not_completed)"),
+    409: errorBody.check(z.describe("The consent is not completed yet (consent_not_completed)")),
   },
 });

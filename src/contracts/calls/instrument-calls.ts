@@ -1,6 +1,7 @@
 /**
  * Instrument lists, definitions, submissions and history (spec 02), events and file uploads.
  */
+import * as z from "zod/mini";
 import { errorBody } from "../errors.ts";
 import { postEventsQuery, postEventsRequest, postEventsResponse } from "../events.ts";
 import { fileUploadFields, fileUploadResponse } from "../files.ts";
@@ -77,11 +78,13 @@ export const postSubmissionCall = defineCall({
   body: submissionRequest,
   idempotent: true,
   answers: {
-    201: submissionResponse.describe("Stored (a repeated Idempotency-Key is answered from the record)"),
+    201: submissionResponse.check(
+      z.describe("Stored (a repeated Idempotency-Key is answered from the record)"),
+    ),
     ...IDEMPOTENT_REFUSALS,
     404: errorBody,
     413: errorBody,
-    422: submissionRejected.or(errorBody),
+    422: z.union([submissionRejected, errorBody]),
   },
 });
 

@@ -4,6 +4,7 @@
  * built-in video service's signalling WebSocket (SIGNAL_PATH) is not an HTTP call: it is not
  * declared here.
  */
+import * as z from "zod/mini";
 import { errorBody } from "../errors.ts";
 import { defineCall } from "../http/define-call.ts";
 import {
@@ -35,7 +36,9 @@ export const scheduleVisitCall = defineCall({
   body: scheduleVisitRequest,
   idempotent: true,
   answers: {
-    201: scheduleVisitResponse.describe("Scheduled (a repeated Idempotency-Key is answered from the record)"),
+    201: scheduleVisitResponse.check(
+      z.describe("Scheduled (a repeated Idempotency-Key is answered from the record)"),
+    ),
     // 400 also for a visit that would already have ended; 409 also for a study without virtual visits.
     ...IDEMPOTENT_REFUSALS,
     404: errorBody,

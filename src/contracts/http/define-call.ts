@@ -5,9 +5,11 @@
  * builds its URL from it (callPath), and GET /control/openapi.json describes it
  * (server/http/openapi.ts). docs/architecture.md has the recipe.
  *
- * Plain data and zod only: the app, the server and the service worker may all import it.
+ * Plain data and zod only: the app, the server and the service worker may all import it. The
+ * schemas are typed by zod's core, so a declaration takes zod/mini's schemas (the contracts') as
+ * well as classic zod's (the server's own).
  */
-import type { z } from "zod";
+import type { $ZodObject, $ZodType } from "zod/v4/core";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -15,14 +17,14 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  * An answer that is not (only) JSON: its content types (a zip, a PDF, a file), and the schema of
  * its JSON form when application/json is one of them. Not checked on the way out.
  */
-export type BinaryAnswer = { contentTypes: readonly string[]; description: string; json?: z.ZodType };
+export type BinaryAnswer = { contentTypes: readonly string[]; description: string; json?: $ZodType };
 /** An answer without a body (204). */
 export type EmptyAnswer = { empty: true; description: string };
 /** A JSON answer is its zod schema. */
-export type Answer = z.ZodType | BinaryAnswer | EmptyAnswer;
+export type Answer = $ZodType | BinaryAnswer | EmptyAnswer;
 
 /** A multipart/form-data body: its text fields (a zod object) and the names of its file parts. */
-export type MultipartBody = { multipart: z.ZodObject; files: readonly string[] };
+export type MultipartBody = { multipart: $ZodObject; files: readonly string[] };
 
 export type CallDeclaration = {
   method: HttpMethod;
@@ -32,10 +34,10 @@ export type CallDeclaration = {
   summary: string;
   /** Answered without a token (sign-in, the emailed links, health, this description). */
   public?: true;
-  params?: z.ZodObject;
-  query?: z.ZodObject;
+  params?: $ZodObject;
+  query?: $ZodObject;
   /** A JSON body (a zod schema) or a multipart one. */
-  body?: z.ZodType | MultipartBody;
+  body?: $ZodType | MultipartBody;
   /** The request must carry an Idempotency-Key header (writes the outbox repeats). */
   idempotent?: true;
   /** Every answer the call gives, by status code, including its refusals. */

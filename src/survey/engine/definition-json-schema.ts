@@ -3,7 +3,7 @@
  * server validate with (definition.ts). docs/survey-format.md embeds it as its appendix
  * (scripts/print-survey-schema.ts prints it); a unit test fails when the two differ.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { surveyDefinition } from "./definition.ts";
 
 /** The JSON Schema of what an author writes (zod "input": defaults make fields optional). */

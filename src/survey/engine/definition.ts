@@ -7,7 +7,7 @@
  * A question type the engine does not know is NOT a validation error: the definition still
  * loads, and the question is reported as parsingFailed when the flow reaches it (spec 02 §4).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { SIGNER_ROLES, USER_SIGNER_ROLES } from "../../contracts/roles.ts";
 
 /** The question types the portal renders (spec 02 section 3), as they are written in definitions. */
@@ -62,58 +62,54 @@ export const PHOTOS_MAX_PER_QUESTION = 3;
 /** Likert scales have 5 or 7 choices (spec 02 section 5). */
 export const LIKERT_CHOICE_COUNTS = [5, 7] as const;
 
-const id = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const id = z
+  .string()
+  .check(z.minLength(1, "must not be empty"), z.maxLength(200, "must be at most 200 characters"));
 
-export const choice = z
-  .object({
-    label: z.string(),
-    /** The choice's score: what formulas and numeric comparators use. */
-    score_value: z.number().finite().optional(),
-    /** An image shown with the choice (select one with images). */
-    imageSrc: z.string().optional(),
-    /** Consents: choosing this choice of the consent decision question declines the consent. */
-    declines: z.boolean().optional(),
-  })
-  .loose();
+export const choice = z.looseObject({
+  label: z.string(),
+  /** The choice's score: what formulas and numeric comparators use. */
+  score_value: z.optional(z.number()),
+  /** An image shown with the choice (select one with images). */
+  imageSrc: z.optional(z.string()),
+  /** Consents: choosing this choice of the consent decision question declines the consent. */
+  declines: z.optional(z.boolean()),
+});
 export type Choice = z.infer<typeof choice>;
 
-export const questionAttributes = z
-  .object({
-    required: z.boolean().default(false),
-    /** Shown after a numeric field, e.g. "mg" or "hours". */
-    unit: z.string().optional(),
-    allowMultipleAnswers: z.boolean().optional(),
-    /** A numeric field's width in characters. */
-    inputWidth: z.number().int().positive().optional(),
-    /** Consents: whose question it is (clinician questions are 'clinro'). */
-    user_type: z.enum(USER_SIGNER_ROLES).optional(),
-    user_name: z.string().optional(),
-    /** Consent signature questions: who signs (clinro and witness questions also carry user_type). */
-    signer_role: z.enum(SIGNER_ROLES).optional(),
-    /** Consents: this select_one question records the participant's decision (see choice declines). */
-    consent_decision: z.boolean().optional(),
-    /** Inclusive bounds of integer, decimal and numeric rating scale answers. */
-    min: z.number().finite().optional(),
-    max: z.number().finite().optional(),
-    /** The labels at the two ends of a numeric rating scale. */
-    min_label: z.string().optional(),
-    max_label: z.string().optional(),
-    /** Time entry: 24 hour (HH:mm, the default) or 12 hour (hh:mm A). */
-    time_format: z.enum(["24h", "12h"]).optional(),
-  })
-  .loose();
+export const questionAttributes = z.looseObject({
+  required: z._default(z.boolean(), false),
+  /** Shown after a numeric field, e.g. "mg" or "hours". */
+  unit: z.optional(z.string()),
+  allowMultipleAnswers: z.optional(z.boolean()),
+  /** A numeric field's width in characters. */
+  inputWidth: z.optional(z.number().check(z.int(), z.positive())),
+  /** Consents: whose question it is (clinician questions are 'clinro'). */
+  user_type: z.optional(z.enum(USER_SIGNER_ROLES)),
+  user_name: z.optional(z.string()),
+  /** Consent signature questions: who signs (clinro and witness questions also carry user_type). */
+  signer_role: z.optional(z.enum(SIGNER_ROLES)),
+  /** Consents: this select_one question records the participant's decision (see choice declines). */
+  consent_decision: z.optional(z.boolean()),
+  /** Inclusive bounds of integer, decimal and numeric rating scale answers. */
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+  /** The labels at the two ends of a numeric rating scale. */
+  min_label: z.optional(z.string()),
+  max_label: z.optional(z.string()),
+  /** Time entry: 24 hour (HH:mm, the default) or 12 hour (hh:mm A). */
+  time_format: z.optional(z.enum(["24h", "12h"])),
+});
 export type QuestionAttributes = z.infer<typeof questionAttributes>;
 
 /** A matrix row or a multiple-field field. */
-export const subQuestion = z
-  .object({
-    id,
-    label: z.string(),
-    /** Multiple field only: text, integer or decimal. */
-    type: z.enum(MULTIPLE_FIELD_TYPES).optional(),
-    attributes: questionAttributes.default({ required: false }),
-  })
-  .loose();
+export const subQuestion = z.looseObject({
+  id,
+  label: z.string(),
+  /** Multiple field only: text, integer or decimal. */
+  type: z.optional(z.enum(MULTIPLE_FIELD_TYPES)),
+  attributes: z._default(questionAttributes, { required: false }),
+});
 export type SubQuestion = z.infer<typeof subQuestion>;
 
 export const COMPARATORS = [
@@ -151,16 +147,16 @@ export type ShowIfTerm = ComparisonTerm | CombinedTerm;
 const comparisonTerm = z.object({
   comparator: z.enum(COMPARATORS),
   question: id,
-  sub_question: id.optional(),
-  value: z.union([z.string(), z.number().finite(), z.boolean()]).optional(),
+  sub_question: z.optional(id),
+  value: z.optional(z.union([z.string(), z.number(), z.boolean()])),
 });
 
-export const showIfTerm: z.ZodType<ShowIfTerm> = z.lazy(() =>
+export const showIfTerm: z.ZodMiniType<ShowIfTerm> = z.lazy(() =>
   z.union([
     z.object({
       comparator: z.literal("boolean_combine"),
       operator: logicOperator,
-      terms: z.array(showIfTerm).min(1, "must hold at least one term"),
+      terms: z.array(showIfTerm).check(z.minLength(1, "must hold at least one term")),
     }),
     comparisonTerm,
   ]),
@@ -168,76 +164,75 @@ export const showIfTerm: z.ZodType<ShowIfTerm> = z.lazy(() =>
 
 /** A question is shown when its show_if terms, joined by the operator (default and), hold. */
 export const questionLogic = z.object({
-  show_if: z.array(showIfTerm).default([]),
-  operator: logicOperator.default("and"),
+  show_if: z._default(z.array(showIfTerm), []),
+  operator: z._default(logicOperator, "and"),
 });
 export type QuestionLogic = z.infer<typeof questionLogic>;
 
-export const question = z
-  .object({
-    id,
-    label: z.string().default(""),
-    /** One of QUESTION_TYPES; any other value is reported as parsingFailed when reached. */
-    type: z.string().min(1, "must not be empty"),
-    /** The name stored with the answer; defaults to the id. */
-    name: z.string().optional(),
-    attributes: questionAttributes.default({ required: false }),
-    choices: z.record(id, choice).optional(),
-    choices_order: z.array(id).optional(),
-    /** Matrix rows or multiple-field fields. */
-    questions: z.record(id, subQuestion).optional(),
-    questions_order: z.array(id).optional(),
-    /** Instructions shown under the label. */
-    comments: z.string().optional(),
-    sibling_id: id.optional(),
-    imageSrc: z.string().optional(),
-    /** Image capture: sample photos showing what to take. */
-    preview_images: z.array(z.string()).optional(),
-    camera_tip: z.string().optional(),
-    formula: z.string().optional(),
-    /** pdf: the document's address. */
-    url: z.string().optional(),
-    logic: questionLogic.optional(),
-  })
-  .loose();
+export const question = z.looseObject({
+  id,
+  label: z._default(z.string(), ""),
+  /** One of QUESTION_TYPES; any other value is reported as parsingFailed when reached. */
+  type: z.string().check(z.minLength(1, "must not be empty")),
+  /** The name stored with the answer; defaults to the id. */
+  name: z.optional(z.string()),
+  attributes: z._default(questionAttributes, { required: false }),
+  choices: z.optional(z.record(id, choice)),
+  choices_order: z.optional(z.array(id)),
+  /** Matrix rows or multiple-field fields. */
+  questions: z.optional(z.record(id, subQuestion)),
+  questions_order: z.optional(z.array(id)),
+  /** Instructions shown under the label. */
+  comments: z.optional(z.string()),
+  sibling_id: z.optional(id),
+  imageSrc: z.optional(z.string()),
+  /** Image capture: sample photos showing what to take. */
+  preview_images: z.optional(z.array(z.string())),
+  camera_tip: z.optional(z.string()),
+  formula: z.optional(z.string()),
+  /** pdf: the document's address. */
+  url: z.optional(z.string()),
+  logic: z.optional(questionLogic),
+});
 export type Question = z.infer<typeof question>;
 
-export const score = z
-  .object({
-    id,
-    name: z.string(),
-    description: z.string().optional(),
-    /** An expression over question values, written {questionId}; see docs/survey-format.md. */
-    formula: z.string().min(1, "must not be empty"),
-    value: z.number().optional(),
-  })
-  .loose();
+export const score = z.looseObject({
+  id,
+  name: z.string(),
+  description: z.optional(z.string()),
+  /** An expression over question values, written {questionId}; see docs/survey-format.md. */
+  formula: z.string().check(z.minLength(1, "must not be empty")),
+  value: z.optional(z.number()),
+});
 export type Score = z.infer<typeof score>;
 
-export const domain = z.object({ id, name: z.string(), questions: z.array(id).default([]) }).loose();
+export const domain = z.looseObject({ id, name: z.string(), questions: z._default(z.array(id), []) });
 export type Domain = z.infer<typeof domain>;
 
-export const surveyDefinition = z
-  .object({
-    id: z.union([z.string().min(1), z.number().int()]),
-    /** CONSENT, ARTICLE, or another type (CLINRO, SURVEY) for instruments. */
-    type: z.string().min(1),
-    title: z.string().optional(),
-    /** The definition's version: a submission names the version it answered. */
-    version: z.union([z.number().int().nonnegative(), z.string().min(1)]).optional(),
-    /** The question ids in the order they are asked. */
-    order: z.array(id).min(1, "must list at least one question"),
-    questions: z.record(id, question),
-    /** Sibling groups: a sibling id and the ids of the questions shown together under it. */
-    siblings: z.record(id, z.array(id).min(1, "must list at least one question")).default({}),
-    scores: z.array(score).default([]),
-    scoring: z.unknown().optional(),
-    domains: z.array(domain).optional(),
-    questionsWithScoring: z.array(id).optional(),
-    consent_id: z.union([z.string(), z.number().int()]).optional(),
-    consent_version: z.union([z.string(), z.number().int()]).optional(),
-    /** Removed from the survey copy that is submitted (spec 02 section 3). */
-    url: z.string().optional(),
-  })
-  .loose();
+export const surveyDefinition = z.looseObject({
+  id: z.union([z.string().check(z.minLength(1)), z.number().check(z.int())]),
+  /** CONSENT, ARTICLE, or another type (CLINRO, SURVEY) for instruments. */
+  type: z.string().check(z.minLength(1)),
+  title: z.optional(z.string()),
+  /** The definition's version: a submission names the version it answered. */
+  version: z.optional(
+    z.union([z.number().check(z.int(), z.nonnegative()), z.string().check(z.minLength(1))]),
+  ),
+  /** The question ids in the order they are asked. */
+  order: z.array(id).check(z.minLength(1, "must list at least one question")),
+  questions: z.record(id, question),
+  /** Sibling groups: a sibling id and the ids of the questions shown together under it. */
+  siblings: z._default(
+    z.record(id, z.array(id).check(z.minLength(1, "must list at least one question"))),
+    {},
+  ),
+  scores: z._default(z.array(score), []),
+  scoring: z.optional(z.unknown()),
+  domains: z.optional(z.array(domain)),
+  questionsWithScoring: z.optional(z.array(id)),
+  consent_id: z.optional(z.union([z.string(), z.number().check(z.int())])),
+  consent_version: z.optional(z.union([z.string(), z.number().check(z.int())])),
+  /** Removed from the survey copy that is submitted (spec 02 section 3). */
+  url: z.optional(z.string()),
+});
 export type SurveyDefinition = z.infer<typeof surveyDefinition>;

@@ -7,7 +7,7 @@
  * This module builds the payload from plain inputs; it does not send it (the outbox does) and
  * does not check answers against the definition (validate-submission.ts does, on the server).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { isoMoment } from "../../contracts/input-bounds.ts";
 import { ANSWER_STATES, type AnswerRecord } from "./answers.ts";
 import { score, type SurveyDefinition } from "./definition.ts";
@@ -21,63 +21,61 @@ export const BROWSER_INFO_MAX_CHARACTERS = 1000;
 export const answerEntrySchema = z.object({
   label: z.string(),
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-  question: z.string().optional(),
-  score_value: z.number().optional(),
-  choice_id: z.string().optional(),
-  signature_type: z.string().optional(),
-  signed_date: z.string().optional(),
+  question: z.optional(z.string()),
+  score_value: z.optional(z.number()),
+  choice_id: z.optional(z.string()),
+  signature_type: z.optional(z.string()),
+  signed_date: z.optional(z.string()),
 });
 
 export const answerRecordSchema = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   label: z.string(),
   name: z.string(),
-  type: z.string().min(1),
+  type: z.string().check(z.minLength(1)),
   required: z.boolean(),
   state: z.enum(ANSWER_STATES),
   answer: z.array(answerEntrySchema),
-  time_answered: timestamp.optional(),
-  sibling_id: z.string().optional(),
+  time_answered: z.optional(timestamp),
+  sibling_id: z.optional(z.string()),
 });
 
-export const scoredScoreSchema = score.extend({ final_value: z.number() });
+export const scoredScoreSchema = z.extend(score, { final_value: z.number() });
 
 /**
  * One submission. The survey part (title, questions, siblings, anything else the definition
  * held) is kept loose: the server checks the answers against its own stored definition.
  */
-export const submissionPayload = z
-  .object({
-    /** The definition's id. */
-    id: z.union([z.string().min(1), z.number().int()]),
-    type: z.string().min(1),
-    order: z.array(z.string()),
-    questions: z.record(z.string(), z.unknown()),
-    /** The survey copy that is submitted has no url (spec 02 section 3). */
-    url: z.undefined().optional(),
-    /** The records of the questions shown, in the order they were shown. */
-    answers: z.array(answerRecordSchema),
-    scores: z.array(scoredScoreSchema),
-    /** The user id of the clinician. */
-    completed_by: z.number().int(),
-    completion: timestamp,
-    /** The clinician's username. */
-    identity: z.string().min(1),
-    state: z.literal("COMPLETE"),
-    start_time: timestamp,
-    /** The portal's version, e.g. "3.75.1". */
-    version: z.string().min(1),
-    /** The definition version the clinician answered. */
-    version_number: z.number().int().nonnegative(),
-    /** The uploaded file names the answers refer to (image capture photos). */
-    attachments: z.array(z.string().min(1)),
-    instrument_id: z.number().int(),
-    browser_info: z.string().max(BROWSER_INFO_MAX_CHARACTERS),
-    /** The instance completed, or an id the client made up when there was none. */
-    instance_id: z.union([z.number().int(), z.string().min(1)]),
-    instrument_instance_id: z.number().int().optional(),
-  })
-  .loose();
+export const submissionPayload = z.looseObject({
+  /** The definition's id. */
+  id: z.union([z.string().check(z.minLength(1)), z.number().check(z.int())]),
+  type: z.string().check(z.minLength(1)),
+  order: z.array(z.string()),
+  questions: z.record(z.string(), z.unknown()),
+  /** The survey copy that is submitted has no url (spec 02 section 3). */
+  url: z.optional(z.undefined()),
+  /** The records of the questions shown, in the order they were shown. */
+  answers: z.array(answerRecordSchema),
+  scores: z.array(scoredScoreSchema),
+  /** The user id of the clinician. */
+  completed_by: z.number().check(z.int()),
+  completion: timestamp,
+  /** The clinician's username. */
+  identity: z.string().check(z.minLength(1)),
+  state: z.literal("COMPLETE"),
+  start_time: timestamp,
+  /** The portal's version, e.g. "3.75.1". */
+  version: z.string().check(z.minLength(1)),
+  /** The definition version the clinician answered. */
+  version_number: z.number().check(z.int(), z.nonnegative()),
+  /** The uploaded file names the answers refer to (image capture photos). */
+  attachments: z.array(z.string().check(z.minLength(1))),
+  instrument_id: z.number().check(z.int()),
+  browser_info: z.string().check(z.maxLength(BROWSER_INFO_MAX_CHARACTERS)),
+  /** The instance completed, or an id the client made up when there was none. */
+  instance_id: z.union([z.number().check(z.int()), z.string().check(z.minLength(1))]),
+  instrument_instance_id: z.optional(z.number().check(z.int())),
+});
 export type SubmissionPayload = z.infer<typeof submissionPayload>;
 
 // The schemas describe the engine's types exactly: a change to one without the other fails here.

@@ -7,7 +7,8 @@
  * A question type the engine does not know is not a problem here: the flow reports it as
  * parsingFailed when it reaches it (spec 02 section 4).
  */
-import type { z } from "zod";
+import type * as z from "zod/mini";
+import "../../contracts/zod-messages.ts";
 import {
   LIKERT_CHOICE_COUNTS,
   SIBLING_TYPES,
