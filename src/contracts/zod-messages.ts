@@ -3,7 +3,8 @@
  * expected string to have <=200 characters"), for the places that show them to a person: a
  * survey definition's problems (validate-definition.ts: the instrument page, the import
  * commands), an answer of the API that breaks its contract (src/api/request.ts), the outbox's
- * unreadable records (stored-records.ts) and the server's 400s (server/http/errors.ts).
+ * unreadable records (src/features/outbox-review/unreadable-records.ts) and the server's 400s
+ * (server/http/errors.ts).
  *
  * Classic zod (`import { z } from "zod"`) installs English as a side effect of making its first
  * schema. The contracts are zod/mini schemas, to keep the app's first download small, and

@@ -12,7 +12,6 @@
  * - 1: the same fields with schemaVersion: 1.
  */
 import * as z from "zod/mini";
-import "../contracts/zod-messages.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 
 export const OUTBOX_SCHEMA_VERSION = 1;
