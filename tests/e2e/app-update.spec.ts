@@ -1,7 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { E2E_STATIC_DIR } from "./support/e2e-dirs.ts";
 import { expect, test } from "./support/test.ts";
 
-const SERVED_WORKER = "dist/sw.js";
+/** The worker of the build the end-to-end server serves (E2E_STATIC_DIR, dist by default). */
+const SERVED_WORKER = path.join(E2E_STATIC_DIR, "sw.js");
 
 test("a new version is announced and installed only when the user chooses", async ({ page }) => {
   await page.goto("/login");
