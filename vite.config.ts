@@ -1,27 +1,42 @@
-import { createHash } from "node:crypto";
 import { lingui } from "@lingui/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { build as esbuild } from "esbuild";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type Rollup } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { bundleBudget } from "./scripts/bundle-budget.ts";
+import { precompressAssets } from "./scripts/precompress.ts";
 
 const API_ORIGIN = "http://localhost:8080";
 
-/** index.html's early definition download (src/api/early-definition.ts says why). */
+/** index.html's early start (src/api/early-definition-start.ts says what it does). */
 const EARLY_DEFINITION_SOURCE = "src/api/early-definition-start.ts";
-const EARLY_DEFINITION_TAG = `<script async src="/${EARLY_DEFINITION_SOURCE}"></script>`;
+const EARLY_DEFINITION_TAG = `<script src="/${EARLY_DEFINITION_SOURCE}"></script>`;
+/** The route whose files the early start asks for beside the app's. */
+const INSTRUMENT_ROUTE_MODULE = "/src/features/instrument/instrument-route.tsx";
+/** Stands for the route's file list in the script until the bundle is known. */
+const ROUTE_FILES_PLACEHOLDER = "__CLINRO_INSTRUMENT_ROUTE_FILES__";
+
+/** A chunk's static imports and their CSS, with the chunk itself. */
+function staticClosure(bundle: Rollup.OutputBundle, fileName: string, into = new Set<string>()) {
+  const chunk = bundle[fileName];
+  if (chunk?.type !== "chunk" || into.has(fileName)) return into;
+  into.add(fileName);
+  for (const css of chunk.viteMetadata?.importedCss ?? []) into.add(css);
+  for (const name of chunk.imports) staticClosure(bundle, name, into);
+  return into;
+}
 
 /**
- * Builds the early definition script on its own, as a small classic script: had it stayed a
- * module script of index.html, Vite would fold it into the app's entry, and it would run only
- * once all of the app's JavaScript had arrived, which is what it is there to beat. In the build
- * it gets a hashed name under assets/ (so the worker precaches it); in development it is served
- * as a module.
+ * Builds the early start on its own, as a small classic script, and inlines it at the top of
+ * index.html: as a module of index.html, Vite would fold it into the app's entry, and it would
+ * run only once all of the app's JavaScript had arrived; as a file of its own, the browser asks
+ * for it after the app's files (it waited up to 800 ms behind them on HTTP/1.1). Inline, it runs
+ * as the HTML is parsed, and the definition call and the route's files are asked for first. The
+ * server allows it by its hash (server/http/inline-script-hashes.ts). In development it is
+ * served as a module.
  */
 function earlyDefinitionScript(): Plugin {
   let building = false;
-  let fileName = "";
   let code = "";
   return {
     name: "clinro:early-definition-script",
@@ -38,25 +53,39 @@ function earlyDefinitionScript(): Plugin {
         minify: true,
         target: "es2022",
         logLevel: "warning",
+        define: { __INSTRUMENT_ROUTE_FILES__: ROUTE_FILES_PLACEHOLDER },
       });
-      code = result.outputFiles[0]!.text;
-      const hash = createHash("sha256").update(code).digest("base64url").slice(0, 8);
-      fileName = `assets/early-definition-${hash}.js`;
+      code = result.outputFiles[0]!.text.trim();
+      if (!code.includes(ROUTE_FILES_PLACEHOLDER)) {
+        throw new Error(`${EARLY_DEFINITION_SOURCE} no longer asks for the instrument route's files`);
+      }
     },
     transformIndexHtml: {
       order: "post",
-      handler(html) {
+      handler(html, { bundle }) {
         if (!html.includes(EARLY_DEFINITION_TAG)) {
-          throw new Error(`index.html no longer loads the early definition script (${EARLY_DEFINITION_TAG})`);
+          throw new Error(`index.html no longer loads the early start (${EARLY_DEFINITION_TAG})`);
         }
-        const tag = building
-          ? `<script async src="/${fileName}"></script>`
-          : `<script type="module" src="/${EARLY_DEFINITION_SOURCE}"></script>`;
-        return html.replace(EARLY_DEFINITION_TAG, tag);
+        if (!building || !bundle) {
+          return html.replace(
+            EARLY_DEFINITION_TAG,
+            `<script type="module" src="/${EARLY_DEFINITION_SOURCE}"></script>`,
+          );
+        }
+        const chunks = Object.values(bundle).filter((item) => item.type === "chunk");
+        const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
+        const route = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(INSTRUMENT_ROUTE_MODULE));
+        if (!entry || !route) throw new Error(`No chunk for ${INSTRUMENT_ROUTE_MODULE} or the app's entry`);
+        const appFiles = staticClosure(bundle, entry.fileName);
+        const routeFiles = [...staticClosure(bundle, route.fileName)].filter((file) => !appFiles.has(file));
+        const script = code.replace(
+          ROUTE_FILES_PLACEHOLDER,
+          JSON.stringify(routeFiles.map((file) => `/${file}`)),
+        );
+        // "</script" cannot occur in the minified code, but the tag must not end early if it did.
+        if (/<\/script/i.test(script)) throw new Error("The early start script contains </script");
+        return html.replace(EARLY_DEFINITION_TAG, `<script>${script}</script>`);
       },
-    },
-    generateBundle() {
-      if (building) this.emitFile({ type: "asset", fileName, source: code });
     },
   };
 }
@@ -67,6 +96,7 @@ export default defineConfig({
     lingui(),
     earlyDefinitionScript(),
     bundleBudget(),
+    precompressAssets(),
     VitePWA({
       strategies: "injectManifest",
       srcDir: "sw",
@@ -96,8 +126,20 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
-  build: { target: "es2022", sourcemap: true },
+  build: {
+    target: "es2022",
+    sourcemap: true,
+    // Rollup splits the code shared by lazy pages into many small chunks (57 files on the
+    // instrument route). Over HTTP/1.1 a browser opens 6 connections to a host, so each file
+    // waits its turn; chunks under 20 kB are merged into a neighbour where no module runs
+    // earlier than it would have.
+    rollupOptions: { output: { experimentalMinChunkSize: 20_000 } },
+  },
   // The app's version: persisted query caches of another version are discarded.
-  define: { __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? "dev") },
+  define: {
+    __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? "dev"),
+    // In the build, the early start gets the list in earlyDefinitionScript; in development none.
+    __INSTRUMENT_ROUTE_FILES__: "[]",
+  },
   server: { proxy: { "/control": API_ORIGIN, "/healthz": API_ORIGIN } },
 });

@@ -16,7 +16,9 @@
  * Beside the first visits: the JS heap after a forced garbage collection (CDP) once the first
  * question shows, and the installed app: a navigation after the service worker has installed
  * and cached the app and the definition (--installed-runs, as many as --runs by default).
- * Flags: --runs 5, --n 300,1000, --files (lists the files shipped). Runs `npm run build` first
+ * Flags: --runs 5, --n 300,1000, --files (lists the files shipped), --waterfall (the first run's
+ * requests in time order), --profile (where the main thread's time went, in a run of its own).
+ * Runs `npm run build` first
  * when dist/ is missing or older than the sources, and serves a copy of dist/. Prints figures and
  * the issue's targets (half of a best-known engine's); asserts nothing about them.
  */
@@ -42,6 +44,10 @@ const { values: flags } = parseArgs({
     n: { type: "string", default: "300,1000" },
     /** Lists the JS and CSS files of each size's first run. */
     files: { type: "boolean", default: false },
+    /** Prints the first run's requests in time order (start, response start, end). */
+    waterfall: { type: "boolean", default: false },
+    /** Prints where the first run's main thread spent its time until the first question. */
+    profile: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(flags.runs);
@@ -383,6 +389,10 @@ type RunResult = {
   cssRaw: number;
   cssGzip: number;
   files: ShippedFile[];
+  /** Every request of the page until the first question, from navigation start. */
+  waterfall: { name: string; start: number; responseStart: number; end: number }[];
+  /** With --profile: the main thread's self time until the first question, by script, ms. */
+  profile?: [string, number][];
   definitionRaw: number;
   definitionGzip: number;
   /** The content-encoding headers the JS, CSS and definition came with ("none" without one). */
@@ -479,6 +489,7 @@ async function oneRun(
   instrument: ImportedInstrument,
   plan: readonly PlannedQuestion[],
   storageState: Awaited<ReturnType<BrowserContext["storageState"]>>,
+  profileThis = false,
 ): Promise<RunResult> {
   const browser = await launch();
   try {
@@ -528,12 +539,14 @@ async function oneRun(
     });
 
     const route = `${serverUrl}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${instrument.instrumentId}/${instrument.slug}`;
+    const profiler = profileThis ? await startProfile(page) : undefined;
     await page.goto(route, { waitUntil: "commit" });
     await page.waitForFunction(
       () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench.first?.painted != null,
       undefined,
       { timeout: 60_000, polling: 50 },
     );
+    const profile = profiler ? await profiler() : undefined;
     const firstLabel = plan[0]!.id;
     const probe = await page.evaluate(
       () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench,
@@ -556,6 +569,17 @@ async function oneRun(
           definitionStart: definition?.startTime ?? Number.NaN,
           definitionEnd: definition?.responseEnd ?? Number.NaN,
           scriptsEnd: Math.max(...assets.map((entry) => entry.responseEnd)),
+          waterfall: [
+            ...(performance.getEntriesByType("navigation") as PerformanceResourceTiming[]),
+            ...entries,
+          ]
+            .filter((entry) => entry.startTime <= firstDom)
+            .map((entry) => ({
+              name: new URL(entry.name).pathname,
+              start: entry.startTime,
+              responseStart: entry.responseStart,
+              end: entry.responseEnd,
+            })),
         };
       },
       {
@@ -595,6 +619,7 @@ async function oneRun(
       firstDom: probe.first.dom,
       firstPainted: probe.first.painted ?? Number.NaN,
       ...timing,
+      profile,
       encodings: [...encodings].sort(),
       early: stepFigures(samples, plan, 1),
       late,
@@ -603,6 +628,32 @@ async function oneRun(
   } finally {
     await browser.close();
   }
+}
+
+/**
+ * Starts a CPU profile of the page (CDP); the function it returns stops it and sums the self
+ * time of its samples by script (compiling and running it, with what it calls in the engine:
+ * (program) and (garbage collector) are the browser's own), in ms.
+ */
+async function startProfile(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
+  await cdp.send("Profiler.start");
+  return async (): Promise<[string, number][]> => {
+    const { profile } = await cdp.send("Profiler.stop");
+    await cdp.detach();
+    const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+    const totals = new Map<string, number>();
+    const deltas = profile.timeDeltas ?? [];
+    (profile.samples ?? []).forEach((id, index) => {
+      const frame = byNode.get(id)?.callFrame;
+      const url = frame?.url ? new URL(frame.url).pathname : `(${frame?.functionName || "idle"})`;
+      const name = url.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, ".js");
+      totals.set(name, (totals.get(name) ?? 0) + (deltas[index + 1] ?? 0) / 1000);
+    });
+    return [...totals].sort((a, b) => b[1] - a[1]);
+  };
 }
 
 /** The JS heap after a forced garbage collection (CDP), in bytes. */
@@ -856,6 +907,23 @@ function printResults(size: number, results: readonly RunResult[], installed: re
       );
     }
   }
+  if (flags.waterfall) {
+    console.log("  requests of the first run until the first question (ms: start, first byte, end):");
+    for (const entry of results[0]!.waterfall) {
+      console.log(
+        `    ${[entry.start, entry.responseStart, entry.end].map((ms) => ms.toFixed(0).padStart(6)).join("")}  ${entry.name}`,
+      );
+    }
+    console.log(`    ${results[0]!.firstDom.toFixed(0).padStart(18)}  first question in the DOM`);
+  }
+  if (flags.profile && results[0]!.profile) {
+    console.log(
+      "  main thread until the first question, a run of its own (CPU profile, self time by script, ms):",
+    );
+    for (const [name, ms] of results[0]!.profile.slice(0, 15)) {
+      console.log(`    ${ms.toFixed(0).padStart(6)}  ${name}`);
+    }
+  }
   const encodings = [...new Set(results.flatMap((r) => r.encodings))].join(", ");
   console.log(`  content-encoding as served: ${encodings}`);
   if (windows.length === 2) {
@@ -951,9 +1019,16 @@ try {
   for (const size of SIZES) {
     const { plan, instrument } = surveys.get(size)!;
     const runs: RunResult[] = [];
+    // The profiler slows the page: its run is one more, never one of the figures.
+    const profile = flags.profile
+      ? (await oneRun(url, instrument, plan, storageState, true)).profile
+      : undefined;
     for (let index = 0; index < RUNS; index++) {
       const runStarted = performance.now();
-      runs.push(await oneRun(url, instrument, plan, storageState));
+      runs.push({
+        ...(await oneRun(url, instrument, plan, storageState)),
+        ...(index === 0 ? { profile } : {}),
+      });
       console.log(
         `N = ${size}, run ${index + 1}/${RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
       );

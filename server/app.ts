@@ -26,6 +26,7 @@ import { registerInputBounds } from "./http/input-bounds.ts";
 import { openApiDocument } from "./http/openapi.ts";
 import { requestLogSerializer } from "./http/log-redaction.ts";
 import { registerCall } from "./http/register-call.ts";
+import { indexHtmlScriptHashes } from "./http/inline-script-hashes.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { serveApp } from "./http/static-app.ts";
 import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
@@ -120,7 +121,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   app.decorate("registeredCalls", []);
   app.decorate("strictAnswers", options.strictAnswers ?? false);
 
-  registerSecurityHeaders(app, { behindTlsProxy: ctx.behindTlsProxy, agora: ctx.video?.agora !== undefined });
+  registerSecurityHeaders(app, {
+    behindTlsProxy: ctx.behindTlsProxy,
+    agora: ctx.video?.agora !== undefined,
+    scriptHashes: ctx.staticDir ? indexHtmlScriptHashes(ctx.staticDir) : undefined,
+  });
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof HttpError) {

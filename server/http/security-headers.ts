@@ -1,7 +1,7 @@
 /**
  * The browser-side protections every answer carries (issue 12, responses):
- * - a Content-Security-Policy without inline script (the built index.html has none: the early
- *   definition download and the app are both external scripts, see vite.config.ts), no plugins
+ * - a Content-Security-Policy whose only inline script is index.html's early start, allowed by
+ *   its hash (inline-script-hashes.ts; never 'unsafe-inline' or eval), no plugins
  *   (object-src 'none'), no <base> but our own, never framed (frame-ancestors 'none');
  * - a Permissions-Policy that gives the camera and microphone (video visits, photo questions) to
  *   the portal's own origin alone and turns other powerful features off;
@@ -17,6 +17,8 @@ export type SecurityHeaderOptions = {
   behindTlsProxy?: boolean;
   /** Virtual visits use Agora: its SDK talks to Agora's servers. */
   agora?: boolean;
+  /** The CSP sources of the served index.html's inline scripts ('sha256-…'), asked per answer. */
+  scriptHashes?: () => readonly string[];
 };
 
 /** Where the Agora Web SDK connects (gateways, edge servers, its statistics collector). */
@@ -36,10 +38,13 @@ const HSTS = "max-age=31536000";
  * React sets style attributes (progress bars, the signature pad's size, hidden print frames):
  * style-src-attr allows those, never a <style> element or a stylesheet from elsewhere.
  */
-export function contentSecurityPolicy({ agora = false }: Pick<SecurityHeaderOptions, "agora"> = {}) {
+export function contentSecurityPolicy({
+  agora = false,
+  scriptHashes = [],
+}: { agora?: boolean; scriptHashes?: readonly string[] } = {}) {
   const directives: Record<string, string[]> = {
     "default-src": ["'self'"],
-    "script-src": ["'self'"],
+    "script-src": ["'self'", ...scriptHashes],
     // React Aria's overlays (the filter box) insert a <style> element of their own: styles only,
     // never script. Scripts stay 'self' without inline.
     "style-src": ["'self'", "'unsafe-inline'"],
@@ -90,8 +95,22 @@ export function isTlsRequest(request: FastifyRequest, options: SecurityHeaderOpt
 }
 
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions = {}) {
-  const policy = contentSecurityPolicy(options);
+  const policies = new Map<string, string>();
+  /** The policy for the index.html being served now (one per set of hashes, made once). */
+  const currentPolicy = () => {
+    const scriptHashes = options.scriptHashes?.() ?? [];
+    const key = scriptHashes.join(" ");
+    let policy = policies.get(key);
+    if (policy === undefined) {
+      policy = contentSecurityPolicy({ agora: options.agora, scriptHashes });
+      // Rebuilds without a restart are few; an old build's policy is not kept for ever.
+      if (policies.size > 8) policies.clear();
+      policies.set(key, policy);
+    }
+    return policy;
+  };
   app.addHook("onSend", async (request, reply) => {
+    const policy = currentPolicy();
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "same-origin");
     reply.header("x-frame-options", "DENY");

@@ -16,6 +16,8 @@ export async function serveApp(app: FastifyInstance, staticDir: string) {
   await app.register(fastifyStatic, {
     root,
     wildcard: false,
+    // The build writes .br and .gz copies of its assets (scripts/precompress.ts): sent as they are.
+    preCompressed: true,
     cacheControl: false,
     setHeaders(res, filePath) {
       const relative = path.relative(root, filePath);
@@ -23,6 +25,8 @@ export async function serveApp(app: FastifyInstance, staticDir: string) {
         "cache-control",
         relative.startsWith(`assets${path.sep}`) ? `public, max-age=${ONE_YEAR_S}, immutable` : "no-cache",
       );
+      // A file may go out as its .br or .gz copy: a cache must keep the encodings apart.
+      res.setHeader("vary", "accept-encoding");
     },
   });
   // Files are looked up per request, so a rebuild is served without a restart.

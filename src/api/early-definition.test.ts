@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setStoredUser } from "../auth/session-store.ts";
-import { startEarlyDefinition, takeEarlyDefinition } from "./early-definition.ts";
+import { preloadRouteFiles, startEarlyDefinition, takeEarlyDefinition } from "./early-definition.ts";
 import { ApiError, NetworkError, request } from "./request.ts";
 import { definitionUrl, instrumentRouteAddress } from "./survey-definition-url.ts";
 
@@ -112,5 +112,41 @@ describe("the early definition download and its hand-over", () => {
     await expect(forbidden).rejects.toMatchObject({ status: 403 });
     const refused = request({ path: "/x", sent: Promise.reject(new TypeError("Failed to fetch")) });
     await expect(refused).rejects.toBeInstanceOf(NetworkError);
+  });
+});
+
+describe("preloadRouteFiles: the instrument route's files asked for beside the app's", () => {
+  afterEach(() => {
+    for (const link of document.head.querySelectorAll("link")) link.remove();
+  });
+
+  it("adds a module preload for each script and a style preload for each stylesheet, as Vite's own", () => {
+    preloadRouteFiles([
+      "/assets/instrument-route-1.js",
+      "/assets/draft-2.js",
+      "/assets/instrument-route-3.css",
+    ]);
+    const links = [...document.head.querySelectorAll("link")];
+    expect(
+      links.map((link) => [
+        link.rel,
+        link.getAttribute("href"),
+        link.getAttribute("as"),
+        link.getAttribute("crossorigin"),
+      ]),
+    ).toEqual([
+      ["modulepreload", "/assets/instrument-route-1.js", null, ""],
+      ["modulepreload", "/assets/draft-2.js", null, ""],
+      ["preload", "/assets/instrument-route-3.css", "style", ""],
+    ]);
+  });
+
+  it("does not ask twice for a file already preloaded", () => {
+    preloadRouteFiles(["/assets/instrument-route-1.js"]);
+    preloadRouteFiles(["/assets/instrument-route-1.js", "/assets/draft-2.js"]);
+    expect([...document.head.querySelectorAll("link")].map((link) => link.getAttribute("href"))).toEqual([
+      "/assets/instrument-route-1.js",
+      "/assets/draft-2.js",
+    ]);
   });
 });

@@ -47,3 +47,23 @@ export function takeEarlyDefinition(
   delete slot[SLOT];
   return early.url === url && early.token === token ? early.response : undefined;
 }
+
+/**
+ * Asks for the instrument route's own files (its lazy chunk, the chunks only it imports, its
+ * CSS) beside the app's, instead of once the app has run and the router has matched the route.
+ * The route's import() then finds them downloaded. Files already asked for are skipped.
+ */
+export function preloadRouteFiles(files: readonly string[], doc: Document = document) {
+  for (const file of files) {
+    const isStyle = file.endsWith(".css");
+    const rel = isStyle ? "preload" : "modulepreload";
+    if (doc.head.querySelector(`link[rel="${rel}"][href="${file}"]`)) continue;
+    const link = doc.createElement("link");
+    link.rel = rel;
+    if (isStyle) link.setAttribute("as", "style");
+    // As Vite's own preloads: a request of another mode would not be reused by the import().
+    link.crossOrigin = "";
+    link.href = file;
+    doc.head.appendChild(link);
+  }
+}

@@ -1,9 +1,10 @@
 /**
  * Registers the service worker with workbox-window and tracks whether a new version waits.
  * The new worker takes over only when the user says so, so a clinician mid-form is never
- * reloaded under their hands.
+ * reloaded under their hands. Registration waits for the page's load event (as workbox-window's
+ * own does), and workbox-window is loaded then: it is not needed for the first page.
  */
-import { Workbox } from "workbox-window";
+import type { Workbox } from "workbox-window";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
@@ -17,14 +18,24 @@ function setUpdateReady(value: boolean) {
 
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator) || !import.meta.env.PROD) return;
-  workbox = new Workbox("/sw.js", { scope: "/" });
-  workbox.addEventListener("waiting", () => setUpdateReady(true));
-  workbox.addEventListener("controlling", (event) => {
-    // Reload only when a new version took over, not on the first install.
-    if (event.isUpdate) window.location.reload();
-  });
-  // A blocked or failed registration leaves the app working online; nothing to tell the user.
-  workbox.register().catch(() => undefined);
+  if (document.readyState === "complete") void register();
+  else window.addEventListener("load", () => void register(), { once: true });
+}
+
+async function register() {
+  try {
+    const { Workbox } = await import("workbox-window");
+    workbox = new Workbox("/sw.js", { scope: "/" });
+    workbox.addEventListener("waiting", () => setUpdateReady(true));
+    workbox.addEventListener("controlling", (event) => {
+      // Reload only when a new version took over, not on the first install.
+      if (event.isUpdate) window.location.reload();
+    });
+    await workbox.register({ immediate: true });
+  } catch {
+    // A blocked or failed registration (or workbox-window not downloaded) leaves the app working
+    // online; nothing to tell the user. The next page load tries again.
+  }
 }
 
 export function applyUpdate() {

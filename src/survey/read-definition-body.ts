@@ -1,8 +1,9 @@
 /**
  * A definition download is a JSON survey or a zip holding one JSON file (spec 02 section 7).
- * This turns either into the parsed JSON value; the engine validates it afterwards.
+ * This turns either into the parsed JSON value; the engine validates it afterwards. The unzipper
+ * (fflate) loads only when a zip arrives: most definitions are JSON, and it stays out of the
+ * instrument route's download.
  */
-import { strFromU8, unzipSync } from "fflate";
 
 export class DefinitionFileError extends Error {
   constructor(message: string) {
@@ -12,7 +13,8 @@ export class DefinitionFileError extends Error {
 }
 
 /** Reads the zip's single JSON file (folders and macOS "__MACOSX" metadata are ignored). */
-export function jsonFromZip(bytes: Uint8Array): unknown {
+export async function jsonFromZip(bytes: Uint8Array): Promise<unknown> {
+  const { strFromU8, unzipSync } = await import("fflate");
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(bytes, {
@@ -36,6 +38,6 @@ export function jsonFromZip(bytes: Uint8Array): unknown {
 
 /** The body as the request module read it: a JSON value, or a Blob for anything else (zip). */
 export async function readDefinitionBody(body: unknown): Promise<unknown> {
-  if (body instanceof Blob) return jsonFromZip(new Uint8Array(await body.arrayBuffer()));
+  if (body instanceof Blob) return await jsonFromZip(new Uint8Array(await body.arrayBuffer()));
   return body;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, expect, it } from "vitest";
 import { describeOnEachDatabase, expectNotFoundJson } from "../support/api-harness.ts";
 
@@ -16,6 +17,11 @@ mkdirSync(path.join(staticDir, "assets"), { recursive: true });
 writeFileSync(path.join(workDir, "secret.txt"), "NOT FOR THE WEB");
 writeFileSync(path.join(staticDir, "index.html"), INDEX_HTML);
 writeFileSync(path.join(staticDir, "assets", "index-4f3a2b1c.js"), ASSET_JS);
+// A bigger asset with the build's compressed copies beside it (scripts/precompress.ts).
+const BIG_ASSET_JS = `export const rows = ${JSON.stringify(Array.from({ length: 400 }, (_, index) => `row ${index}`))};`;
+writeFileSync(path.join(staticDir, "assets", "route-9e8d7c6b.js"), BIG_ASSET_JS);
+writeFileSync(path.join(staticDir, "assets", "route-9e8d7c6b.js.br"), brotliCompressSync(BIG_ASSET_JS));
+writeFileSync(path.join(staticDir, "assets", "route-9e8d7c6b.js.gz"), gzipSync(BIG_ASSET_JS));
 writeFileSync(path.join(staticDir, "manifest.webmanifest"), JSON.stringify({ name: "ClinRO" }));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -69,6 +75,24 @@ describeOnEachDatabase(
       const cacheControl = String(response.headers["cache-control"]);
       expect(cacheControl).toContain("immutable");
       expect(cacheControl).toContain(`max-age=${ONE_YEAR_S}`);
+    });
+
+    it("sends an asset's precompressed copy to a browser that takes its encoding, else the file", async () => {
+      const url = "/assets/route-9e8d7c6b.js";
+      const brotli = await api.request("GET", url, { headers: { "accept-encoding": "gzip, deflate, br" } });
+      expect(brotli.statusCode).toBe(200);
+      expect(brotli.headers["content-encoding"]).toBe("br");
+      expect(brotli.headers["content-type"]).toMatch(/javascript/);
+      expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
+      expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(BIG_ASSET_JS);
+
+      const gzipped = await api.request("GET", url, { headers: { "accept-encoding": "gzip" } });
+      expect(gzipped.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gzipped.rawPayload).toString()).toBe(BIG_ASSET_JS);
+
+      const plain = await api.request("GET", url, { headers: { "accept-encoding": "identity" } });
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body).toBe(BIG_ASSET_JS);
     });
 
     it("serves other top-level files with cache-control no-cache", async () => {

@@ -12,7 +12,13 @@ import { describeOnEachDatabase } from "../support/api-harness.ts";
 const workDir = mkdtempSync(path.join(tmpdir(), "clinro-headers-"));
 const staticDir = path.join(workDir, "dist");
 mkdirSync(path.join(staticDir, "assets"), { recursive: true });
-writeFileSync(path.join(staticDir, "index.html"), "<!doctype html><title>shell</title>");
+// The shell's one inline script (the build's early start) is the CSP specification's own example,
+// whose hash it gives: 'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='.
+const INLINE_SCRIPT_HASH = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='";
+writeFileSync(
+  path.join(staticDir, "index.html"),
+  '<!doctype html><title>shell</title><script>alert(\'Hello, world.\');</script><script type="module" src="/assets/index-0a1b2c3d.js"></script>',
+);
 writeFileSync(path.join(staticDir, "assets", "index-0a1b2c3d.js"), "console.log('asset');");
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
@@ -31,8 +37,8 @@ function directives(response: LightMyRequestResponse) {
 function expectBrowserProtections(response: LightMyRequestResponse) {
   const policy = directives(response);
   expect(policy.get("default-src")).toEqual(["'self'"]);
-  // No inline script, no eval: scripts are the app's own files only.
-  expect(policy.get("script-src")).toEqual(["'self'"]);
+  // No eval, no inline script but the shell's own, by its hash: scripts are the app's files.
+  expect(policy.get("script-src")).toEqual(["'self'", INLINE_SCRIPT_HASH]);
   expect(policy.get("object-src")).toEqual(["'none'"]);
   expect(policy.get("base-uri")).toEqual(["'self'"]);
   expect(policy.get("frame-ancestors")).toEqual(["'none'"]);

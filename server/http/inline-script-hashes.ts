@@ -1,0 +1,50 @@
+/**
+ * The one inline script the portal has: index.html's early start (src/api/early-definition-start.ts,
+ * inlined by vite.config.ts so that it runs before the browser has asked for anything else). The
+ * Content-Security-Policy allows it by its SHA-256, never by 'unsafe-inline': a script injected
+ * into a page has another hash and is refused.
+ */
+import { createHash } from "node:crypto";
+import { statSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+/** A <script> element without a src attribute, and its text. */
+const INLINE_SCRIPT = /<script\b(?![^>]*\bsrc\s*=)[^>]*>([\s\S]*?)<\/script\s*>/gi;
+
+/** The CSP sources ('sha256-…') of the HTML's inline scripts, in document order. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const [, text] of html.matchAll(INLINE_SCRIPT)) {
+    if (!text) continue;
+    hashes.push(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return hashes;
+}
+
+/**
+ * The hashes of the built app's index.html, read again when the file changes (a rebuild is served
+ * without a restart, see static-app.ts); none while there is no index.html.
+ */
+export function indexHtmlScriptHashes(staticDir: string): () => readonly string[] {
+  const file = path.join(path.resolve(staticDir), "index.html");
+  let seen = "";
+  let hashes: readonly string[] = [];
+  return () => {
+    let stamp: string;
+    try {
+      const stat = statSync(file);
+      stamp = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      return [];
+    }
+    if (stamp !== seen) {
+      try {
+        hashes = inlineScriptHashes(readFileSync(file, "utf8"));
+        seen = stamp;
+      } catch {
+        return [];
+      }
+    }
+    return hashes;
+  };
+}
