@@ -391,8 +391,8 @@ type RunResult = {
   files: ShippedFile[];
   /** Every request of the page until the first question, from navigation start. */
   waterfall: { name: string; start: number; responseStart: number; end: number }[];
-  /** With --profile: the main thread's self time until the first question, by script, ms. */
-  profile?: [string, number][];
+  /** With --profile: the main thread's self time until the first question, ms. */
+  profile?: ProfileSummary;
   definitionRaw: number;
   definitionGzip: number;
   /** The content-encoding headers the JS, CSS and definition came with ("none" without one). */
@@ -630,6 +630,8 @@ async function oneRun(
   }
 }
 
+type ProfileSummary = { byScript: [string, number][]; byFunction: [string, number][] };
+
 /**
  * Starts a CPU profile of the page (CDP); the function it returns stops it and sums the self
  * time of its samples by script (compiling and running it, with what it calls in the engine:
@@ -640,19 +642,25 @@ async function startProfile(page: Page) {
   await cdp.send("Profiler.enable");
   await cdp.send("Profiler.setSamplingInterval", { interval: 100 });
   await cdp.send("Profiler.start");
-  return async (): Promise<[string, number][]> => {
+  return async (): Promise<ProfileSummary> => {
     const { profile } = await cdp.send("Profiler.stop");
     await cdp.detach();
     const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
-    const totals = new Map<string, number>();
+    const byScript = new Map<string, number>();
+    const byFunction = new Map<string, number>();
+    const add = (totals: Map<string, number>, key: string, ms: number) =>
+      totals.set(key, (totals.get(key) ?? 0) + ms);
     const deltas = profile.timeDeltas ?? [];
     (profile.samples ?? []).forEach((id, index) => {
       const frame = byNode.get(id)?.callFrame;
       const url = frame?.url ? new URL(frame.url).pathname : `(${frame?.functionName || "idle"})`;
-      const name = url.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, ".js");
-      totals.set(name, (totals.get(name) ?? 0) + (deltas[index + 1] ?? 0) / 1000);
+      const script = url.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, ".js");
+      const ms = (deltas[index + 1] ?? 0) / 1000;
+      add(byScript, script, ms);
+      if (frame?.url) add(byFunction, `${frame.functionName || "(top level)"} ${script}:${frame.lineNumber + 1}`, ms);
     });
-    return [...totals].sort((a, b) => b[1] - a[1]);
+    const sorted = (totals: Map<string, number>) => [...totals].sort((a, b) => b[1] - a[1]);
+    return { byScript: sorted(byScript), byFunction: sorted(byFunction) };
   };
 }
 
@@ -918,9 +926,13 @@ function printResults(size: number, results: readonly RunResult[], installed: re
   }
   if (flags.profile && results[0]!.profile) {
     console.log(
-      "  main thread until the first question, a run of its own (CPU profile, self time by script, ms):",
+      "  main thread until the first question, a run of its own (CPU profile, self time by script, ms; (program) is the browser's own work: parsing, style, layout):",
     );
-    for (const [name, ms] of results[0]!.profile.slice(0, 15)) {
+    for (const [name, ms] of results[0]!.profile.byScript.slice(0, 12)) {
+      console.log(`    ${ms.toFixed(0).padStart(6)}  ${name}`);
+    }
+    console.log("  the same, by function (minified names, script:line):");
+    for (const [name, ms] of results[0]!.profile.byFunction.slice(0, 15)) {
       console.log(`    ${ms.toFixed(0).padStart(6)}  ${name}`);
     }
   }

@@ -2,7 +2,7 @@
  * The routes (code-based). Routes stay thin: a guard, then a feature component.
  */
 import type { QueryClient } from "@tanstack/react-query";
-import type { ComponentType } from "react";
+import type { ComponentType, ReactElement } from "react";
 import {
   createRootRouteWithContext,
   createRoute,
@@ -28,15 +28,11 @@ import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
 import { outboxQuery } from "../outbox-ui/use-outbox.ts";
 import { definitionBodyQuery } from "../api/survey-definition-body.ts";
-import { ForgotPasswordPage } from "../features/password/forgot-password-page.tsx";
-import { SetPasswordPage } from "../features/password/set-password-page.tsx";
 import { alreadySetMessage } from "../features/password/already-set-message.ts";
 import { mayListUsers } from "../features/users/user-list.ts";
 import { mayWriteAnnouncements } from "../features/inbox/authoring.ts";
 import { readSelection } from "../features/studies/study-selection.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
-import { ParticipantHomePage } from "../features/participant-home/participant-home-page.tsx";
-import { ParticipantSearchPage } from "../features/participant-search/participant-search-page.tsx";
 import { ROOM_NAME_PATTERN } from "../contracts/room-name.ts";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
@@ -246,20 +242,28 @@ const activateRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/users/activate",
   validateSearch: linkTokenSearch,
-  component: function ActivateRoute() {
-    const { token } = activateRoute.useSearch();
-    return <SetPasswordPage key={token} link="activate" token={token} />;
-  },
+  component: lazyPage(
+    () => import("../features/password/set-password-page.tsx"),
+    ({ SetPasswordPage }) =>
+      function ActivateRoute() {
+        const { token } = activateRoute.useSearch();
+        return <SetPasswordPage key={token} link="activate" token={token} />;
+      },
+  ),
 });
 
 const resetRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/users/reset",
   validateSearch: linkTokenSearch,
-  component: function ResetRoute() {
-    const { token } = resetRoute.useSearch();
-    return <SetPasswordPage key={token} link="reset" token={token} />;
-  },
+  component: lazyPage(
+    () => import("../features/password/set-password-page.tsx"),
+    ({ SetPasswordPage }) =>
+      function ResetRoute() {
+        const { token } = resetRoute.useSearch();
+        return <SetPasswordPage key={token} link="reset" token={token} />;
+      },
+  ),
 });
 
 /** Asks for a reset link or the username; with a link's token it is the reset form. */
@@ -267,10 +271,18 @@ const forgotPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: "/forgot-password",
   validateSearch: linkTokenSearch,
-  component: function ForgotPasswordRoute() {
-    const { token } = forgotPasswordRoute.useSearch();
-    return token ? <SetPasswordPage key={token} link="reset" token={token} /> : <ForgotPasswordPage />;
-  },
+  component: lazyPage(
+    () =>
+      Promise.all([
+        import("../features/password/forgot-password-page.tsx"),
+        import("../features/password/set-password-page.tsx"),
+      ]),
+    ([{ ForgotPasswordPage }, { SetPasswordPage }]) =>
+      function ForgotPasswordRoute(): ReactElement {
+        const { token }: { token?: string } = forgotPasswordRoute.useSearch();
+        return token ? <SetPasswordPage key={token} link="reset" token={token} /> : <ForgotPasswordPage />;
+      },
+  ),
 });
 
 /** Participant search; the submitted text is the ?q= search param, so back and forward work. */
@@ -281,19 +293,23 @@ const participantSearchRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): { q?: string } => ({
     q: typeof search.q === "string" && search.q.trim() ? search.q.trim() : undefined,
   }),
-  component: function ParticipantSearchRoute() {
-    const { studyId, siteId } = participantSearchRoute.useParams();
-    const { q } = participantSearchRoute.useSearch();
-    // Keyed by location: the search term resets on every location change.
-    return (
-      <ParticipantSearchPage
-        key={`${studyId}/${siteId}?${q ?? ""}`}
-        studyId={studyId}
-        siteId={siteId}
-        searchText={q}
-      />
-    );
-  },
+  component: lazyPage(
+    () => import("../features/participant-search/participant-search-page.tsx"),
+    ({ ParticipantSearchPage }) =>
+      function ParticipantSearchRoute() {
+        const { studyId, siteId } = participantSearchRoute.useParams();
+        const { q } = participantSearchRoute.useSearch();
+        // Keyed by location: the search term resets on every location change.
+        return (
+          <ParticipantSearchPage
+            key={`${studyId}/${siteId}?${q ?? ""}`}
+            studyId={studyId}
+            siteId={siteId}
+            searchText={q}
+          />
+        );
+      },
+  ),
 });
 
 const participantHomeRoute = createRoute({
@@ -309,11 +325,15 @@ const participantHomeRoute = createRoute({
       participantId: String(params.participantId),
     }),
   },
-  component: function ParticipantHomeRoute() {
-    const params = participantHomeRoute.useParams();
-    // A new participant is a new page visit: its events are sent again.
-    return <ParticipantHomePage key={params.participantId} {...params} />;
-  },
+  component: lazyPage(
+    () => import("../features/participant-home/participant-home-page.tsx"),
+    ({ ParticipantHomePage }) =>
+      function ParticipantHomeRoute() {
+        const params = participantHomeRoute.useParams();
+        // A new participant is a new page visit: its events are sent again.
+        return <ParticipantHomePage key={params.participantId} {...params} />;
+      },
+  ),
 });
 
 /** Completing an instrument (spec 02 section 2); the query string goes to the definition call. */
