@@ -73,9 +73,12 @@ const LATE_FROM_SIZE = 1000;
 const LATE_FIRST_STEP = 801;
 /**
  * Half of the best-known engine's figures (SurveyJS, measured on this machine in one sitting with
- * the same 1,000-question shape: issue 13's baseline), the issue's targets.
+ * the same 1,000-question shape: issue 13's baseline), the issue's targets; for the route's size,
+ * the issue's own: no more than the 206 KiB it shipped that day.
  */
-const TARGETS = { firstQuestionMs: 840 / 2, nextMs: 17.9 / 2, gzipKiB: 444 / 2, heapMiB: 12.4 / 2 };
+const TARGETS = { firstQuestionMs: 840 / 2, nextMs: 17.9 / 2, heapMiB: 12.4 / 2, gzipKiB: 206 };
+/** The best-known engine's route: 444 KiB gzip. Issue 13 holds ours to its size of that day. */
+const BEST_KNOWN_GZIP_KIB = 444;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROMIUM = existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;
 
@@ -657,7 +660,8 @@ async function startProfile(page: Page) {
       const script = url.replace(/^\/assets\//, "").replace(/-[\w-]{8}\.js$/, ".js");
       const ms = (deltas[index + 1] ?? 0) / 1000;
       add(byScript, script, ms);
-      if (frame?.url) add(byFunction, `${frame.functionName || "(top level)"} ${script}:${frame.lineNumber + 1}`, ms);
+      if (frame?.url)
+        add(byFunction, `${frame.functionName || "(top level)"} ${script}:${frame.lineNumber + 1}`, ms);
     });
     const sorted = (totals: Map<string, number>) => [...totals].sort((a, b) => b[1] - a[1]);
     return { byScript: sorted(byScript), byFunction: sorted(byFunction) };
@@ -1061,7 +1065,7 @@ try {
     `\nsurvey bench: production build, Chromium ${version} (1024x768), server on ${setup.label}, first visits (fresh browser, no HTTP cache, service workers blocked)`,
   );
   console.log(
-    `targets: half of the best-known engine's ${TARGETS.firstQuestionMs * 2} ms first question (N = 1,000), ${TARGETS.nextMs * 2} ms Next to next question, ${TARGETS.gzipKiB * 2} KiB gzip JS and CSS`,
+    `targets: half of the best-known engine's ${TARGETS.firstQuestionMs * 2} ms first question (N = 1,000), ${TARGETS.nextMs * 2} ms Next to next question, ${BEST_KNOWN_GZIP_KIB} KiB gzip JS and CSS (ours: at most ${TARGETS.gzipKiB} KiB)`,
   );
   for (const [size, runs] of results) printResults(size, runs, installedResults.get(size) ?? []);
   console.log(
