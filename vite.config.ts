@@ -74,7 +74,10 @@ function earlyDefinitionScript(): Plugin {
         }
         const chunks = Object.values(bundle).filter((item) => item.type === "chunk");
         const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
-        const route = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(INSTRUMENT_ROUTE_MODULE));
+        // Its chunk: Rollup may have merged other modules into it (experimentalMinChunkSize).
+        const route = chunks.find((chunk) =>
+          chunk.moduleIds.some((id) => id.endsWith(INSTRUMENT_ROUTE_MODULE)),
+        );
         if (!entry || !route) throw new Error(`No chunk for ${INSTRUMENT_ROUTE_MODULE} or the app's entry`);
         const appFiles = staticClosure(bundle, entry.fileName);
         const routeFiles = [...staticClosure(bundle, route.fileName)].filter((file) => !appFiles.has(file));
@@ -131,9 +134,12 @@ export default defineConfig({
     sourcemap: true,
     // Rollup splits the code shared by lazy pages into many small chunks (57 files on the
     // instrument route). Over HTTP/1.1 a browser opens 6 connections to a host, so each file
-    // waits its turn; chunks under 20 kB are merged into a neighbour where no module runs
-    // earlier than it would have.
-    rollupOptions: { output: { experimentalMinChunkSize: 20_000 } },
+    // waits its turn, and each file is compressed alone. Chunks under 50 kB are merged into a
+    // neighbour where no module runs earlier than it would have: the instrument route is 10
+    // files, 3 KiB less gzip than at 20 kB (from 30 kB up the gain levels off; at 100 kB the
+    // pages carry others' code). The smallest lazy pages (password pages, the lock's form) are
+    // merged into the first download by that rule.
+    rollupOptions: { output: { experimentalMinChunkSize: 50_000 } },
   },
   // The app's version: persisted query caches of another version are discarded.
   define: {
