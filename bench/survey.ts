@@ -17,24 +17,37 @@
  * question shows, and the installed app: a navigation after the service worker has installed
  * and cached the app and the definition (--installed-runs, as many as --runs by default).
  * Flags: --runs 5, --n 300,1000, --files (lists the files shipped), --waterfall (the first run's
- * requests in time order), --profile (where the main thread's time went, in a run of its own).
+ * requests in time order), --profile (where the main thread's time went, in a run of its own),
+ * --reference (SurveyJS measured beside ours, below).
  * Runs `npm run build` first
  * when dist/ is missing or older than the sources, and serves a copy of dist/. Prints figures and
  * the issue's targets (half of a best-known engine's); asserts nothing about them.
+ * With --reference, the best-known engine is measured too, on this machine in the same sitting:
+ * SurveyJS Form Library (survey-core, survey-react-ui, its default theme without the web font) in
+ * React, on the same survey as SurveyJS JSON (surveyjs-definition.ts; one page per question),
+ * from bench/surveyjs-reference built with Vite into a temporary folder and served by a static
+ * server of the bench's own (gzip level 6, compressed once per file and kept in memory). For each
+ * N, as many fresh-browser runs as ours, the same viewport, service workers blocked, no cache:
+ * its first question painted, its JS and CSS (gzip -9, per file), its JS heap after a forced
+ * GC, and the ratio ours / SurveyJS of the medians of the first question painted (target 0.50).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
+import react from "@vitejs/plugin-react";
 import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
+import { build as viteBuild } from "vite";
 import { benchSurvey, type PlannedQuestion } from "./survey-definition.ts";
+import { surveyJsDefinition } from "./surveyjs-definition.ts";
 
 const { values: flags } = parseArgs({
   options: {
@@ -48,6 +61,8 @@ const { values: flags } = parseArgs({
     waterfall: { type: "boolean", default: false },
     /** Prints where the first run's main thread spent its time until the first question. */
     profile: { type: "boolean", default: false },
+    /** Measures SurveyJS too, on the same surveys, beside ours. */
+    reference: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(flags.runs);
@@ -796,6 +811,210 @@ async function signIn(serverUrl: string) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The reference (--reference): SurveyJS on the same surveys, measured beside ours.
+
+const REFERENCE_ROOT = path.join(ROOT, "bench/surveyjs-reference");
+
+/** Builds bench/surveyjs-reference (production, Vite's defaults and the React plugin) into outDir. */
+async function buildReference(outDir: string) {
+  await viteBuild({
+    configFile: false,
+    root: REFERENCE_ROOT,
+    mode: "production",
+    // Errors only: its one chunk is over Vite's 500 kB warning.
+    logLevel: "error",
+    plugins: [react()],
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+};
+
+/**
+ * Serves a folder on 127.0.0.1:port, gzip (level 6, the default) when the request accepts it:
+ * each file compressed on its first request and kept in memory, so no run pays for it.
+ */
+async function serveStatic(folder: string, port: number): Promise<() => Promise<void>> {
+  const compressed = new Map<string, Buffer>();
+  const server = createHttpServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    const file = path.join(folder, pathname === "/" ? "index.html" : pathname);
+    if (!file.startsWith(folder + path.sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    readFile(file).then(
+      (body) => {
+        const headers: Record<string, string> = {
+          "content-type": CONTENT_TYPES[path.extname(file)] ?? "application/octet-stream",
+          "cache-control": "no-store",
+          vary: "accept-encoding",
+        };
+        if (/\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""))) {
+          let gzipped = compressed.get(file);
+          if (!gzipped) {
+            gzipped = gzipSync(body);
+            compressed.set(file, gzipped);
+          }
+          headers["content-encoding"] = "gzip";
+          response.writeHead(200, headers).end(gzipped);
+        } else {
+          response.writeHead(200, headers).end(body);
+        }
+      },
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  return () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+}
+
+/**
+ * Installed before SurveyJS's scripts run, as PROBE_SCRIPT for ours: the first time a question's
+ * title text (.sd-question__title .sv-string-viewer) is in the DOM with a size and its question's
+ * first control is enabled (dom), and the end of the frame that shows it (painted).
+ */
+const REFERENCE_PROBE_SCRIPT = `(() => {
+  const bench = { first: null };
+  window.__surveyBench = bench;
+  const afterPaint = (done) =>
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => done(performance.now());
+      channel.port2.postMessage(null);
+    });
+  const observer = new MutationObserver(() => {
+    const now = performance.now();
+    if (bench.first !== null) return;
+    const title = document.querySelector(".sd-question .sd-question__title .sv-string-viewer");
+    if (!title) return;
+    const box = title.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) return;
+    const question = title.closest(".sd-question");
+    const control = question && question.querySelector("input, textarea, select, button");
+    if (!control || control.disabled) return;
+    const first = { dom: now, painted: null, title: title.textContent };
+    bench.first = first;
+    observer.disconnect();
+    afterPaint((time) => { first.painted = time; });
+  });
+  observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled"] });
+})();`;
+
+type ReferenceResult = {
+  jsGzip: number;
+  cssGzip: number;
+  fileCount: number;
+  definitionEnd: number;
+  firstDom: number;
+  firstPainted: number;
+  heapAfterGc: number;
+};
+
+/** One fresh-browser first visit of the reference page (nothing cached, service workers blocked). */
+async function referenceRun(
+  referenceUrl: string,
+  size: number,
+  plan: readonly PlannedQuestion[],
+): Promise<ReferenceResult> {
+  const browser = await launch();
+  try {
+    const context = await browser.newContext({
+      serviceWorkers: "block",
+      viewport: { width: 1024, height: 768 },
+    });
+    await context.addInitScript({ content: REFERENCE_PROBE_SCRIPT });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const shipped: Promise<{ kind: "js" | "css"; gzip: number }>[] = [];
+    context.on("response", (response) => {
+      if (new URL(response.url()).origin !== referenceUrl) return;
+      const type = response.request().resourceType();
+      const contentType = response.headers()["content-type"] ?? "";
+      const kind =
+        type === "script" || /javascript/.test(contentType)
+          ? "js"
+          : type === "stylesheet" || /text\/css/.test(contentType)
+            ? "css"
+            : null;
+      if (!kind) return;
+      shipped.push(response.body().then((body) => ({ kind, gzip: gzipSync(body, { level: 9 }).length })));
+    });
+    const definitionPath = `/survey-${size}.json`;
+    await page.goto(`${referenceUrl}/?definition=${encodeURIComponent(definitionPath)}`, {
+      waitUntil: "commit",
+    });
+    await page.waitForFunction(
+      () => (window as unknown as { __surveyBench: ReferenceProbe }).__surveyBench.first?.painted != null,
+      undefined,
+      { timeout: 60_000, polling: 50 },
+    );
+    const probe = await page.evaluate(
+      () => (window as unknown as { __surveyBench: ReferenceProbe }).__surveyBench,
+    );
+    if (probe.first?.title !== plan[0]!.label) {
+      throw new Error(`SurveyJS's first title seen was ${probe.first?.title}, not ${plan[0]!.label}`);
+    }
+    await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
+    const heap = await heapAfterGc(page);
+    const files = await Promise.all(shipped);
+    const { definitionEnd } = await definitionTiming(page, definitionPath);
+    const total = (kind: string) =>
+      files.filter((file) => file.kind === kind).reduce((sum, file) => sum + file.gzip, 0);
+    return {
+      jsGzip: total("js"),
+      cssGzip: total("css"),
+      fileCount: files.length,
+      definitionEnd,
+      firstDom: probe.first.dom,
+      firstPainted: probe.first.painted ?? Number.NaN,
+      heapAfterGc: heap,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+type ReferenceProbe = { first: { dom: number; painted: number | null; title: string | null } | null };
+
+function printReference(version: string, ours: readonly RunResult[], reference: readonly ReferenceResult[]) {
+  const kib = (bytes: number) => bytes / 1024;
+  console.log(
+    `  SurveyJS ${version} (reference, this machine, this sitting), ${reference.length} fresh-browser runs:`,
+  );
+  const rows: [string, (r: ReferenceResult) => number, number, string][] = [
+    ["  JS + CSS shipped, gzip -9", (r) => kib(r.jsGzip + r.cssGzip), 1, "KiB"],
+    ["  JS and CSS files", (r) => r.fileCount, 0, ""],
+    ["  navigation -> definition received (info)", (r) => r.definitionEnd, 0, "ms"],
+    ["  navigation -> first question in DOM", (r) => r.firstDom, 0, "ms"],
+    ["  navigation -> first question painted", (r) => r.firstPainted, 0, "ms"],
+    ["  JS heap after a forced GC, question shown", (r) => r.heapAfterGc / 1024 / 1024, 1, "MiB"],
+  ];
+  for (const [label, of, digits, unit] of rows) row(label, reference.map(of), digits, unit);
+  const ratio = (of: (r: RunResult | ReferenceResult) => number) =>
+    median(ours.map(of)) / median(reference.map(of));
+  const paint = ratio((r) => r.firstPainted);
+  console.log(
+    `  ours / SurveyJS, median first question painted: ${paint.toFixed(2)} (target <= 0.50 ${paint <= 0.5 ? "met" : "MISSED"})`,
+  );
+  console.log(
+    `  ours / SurveyJS (info), median JS heap after GC: ${ratio((r) => r.heapAfterGc).toFixed(2)}; median JS + CSS gzip -9: ${ratio((r) => r.jsGzip + r.cssGzip).toFixed(2)}`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Figures.
 
 function sorted(values: readonly number[]) {
@@ -1030,8 +1249,31 @@ try {
     await warmBrowser.close();
   }
 
+  // --reference: SurveyJS's page built and served beside ours, with a load that is not counted.
+  let reference: { url: string; version: string } | undefined;
+  if (flags.reference) {
+    const referenceDir = path.join(dataDir, "surveyjs-reference");
+    console.log("Building bench/surveyjs-reference (SurveyJS) with Vite.");
+    await buildReference(referenceDir);
+    for (const size of SIZES) {
+      const { definition, plan } = benchSurvey(size);
+      await writeFile(
+        path.join(referenceDir, `survey-${size}.json`),
+        JSON.stringify(surveyJsDefinition(definition, plan)),
+      );
+    }
+    const referencePort = await freePort();
+    cleanups.push(await serveStatic(referenceDir, referencePort));
+    const { version: surveyJsVersion } = JSON.parse(
+      await readFile(path.join(ROOT, "node_modules/survey-core/package.json"), "utf8"),
+    ) as { version: string };
+    reference = { url: `http://127.0.0.1:${referencePort}`, version: surveyJsVersion };
+    await referenceRun(reference.url, warm.plan.length, warm.plan);
+  }
+
   const results = new Map<number, RunResult[]>();
   const installedResults = new Map<number, InstalledResult[]>();
+  const referenceResults = new Map<number, ReferenceResult[]>();
   for (const size of SIZES) {
     const { plan, instrument } = surveys.get(size)!;
     const runs: RunResult[] = [];
@@ -1059,6 +1301,17 @@ try {
       );
     }
     installedResults.set(size, installed);
+    if (reference) {
+      const runs: ReferenceResult[] = [];
+      for (let index = 0; index < RUNS; index++) {
+        const runStarted = performance.now();
+        runs.push(await referenceRun(reference.url, size, plan));
+        console.log(
+          `N = ${size}, SurveyJS, run ${index + 1}/${RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
+        );
+      }
+      referenceResults.set(size, runs);
+    }
   }
 
   console.log(
@@ -1067,7 +1320,11 @@ try {
   console.log(
     `targets: half of the best-known engine's ${TARGETS.firstQuestionMs * 2} ms first question (N = 1,000), ${TARGETS.nextMs * 2} ms Next to next question, ${BEST_KNOWN_GZIP_KIB} KiB gzip JS and CSS (ours: at most ${TARGETS.gzipKiB} KiB)`,
   );
-  for (const [size, runs] of results) printResults(size, runs, installedResults.get(size) ?? []);
+  for (const [size, runs] of results) {
+    printResults(size, runs, installedResults.get(size) ?? []);
+    const referenceRuns = referenceResults.get(size);
+    if (reference && referenceRuns) printReference(reference.version, runs, referenceRuns);
+  }
   console.log(
     `\ntotal time ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()} at the start, ${loadAverage(true)} at the end (${cpus().length} cores)`,
   );
