@@ -39,7 +39,7 @@ function expressionOf(term: ShowIfTerm, questions: SurveyDefinition["questions"]
     case "is_answered":
       return `${name} notempty`;
     case "=":
-      return `${name} = ${JSON.stringify(term.value)}`;
+      return `${name} = ${typeof term.value === "string" ? `'${term.value}'` : String(term.value)}`;
     case ">": {
       // On a select one, ours compares the choice's score: the ids of the choices scored above.
       if (target.type === "select_one") {
