@@ -251,6 +251,10 @@ test.describe("session inactivity", () => {
   test("the inactivity lock counts down, opens with the password, then signs out at zero", async ({
     page,
   }) => {
+    // Two real countdowns (the lock at 4 s idle, then the sign-out 14 s after the unlock) and two
+    // password checks (argon2) take about 25 s of wall clock by design: more than the default
+    // 30 s leaves on a busy 2-core machine.
+    test.setTimeout(60_000);
     await signedIn(page, COORDINATOR);
     await shortenSessionTiming(page, { timeoutS: 14, warningS: 10 });
     const idle = new IdleModal(page);
