@@ -41,7 +41,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import react from "@vitejs/plugin-react";
-import { chromium, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from "@playwright/test";
 import { sql } from "drizzle-orm";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
@@ -502,6 +502,15 @@ function stepFigures(
   return figures;
 }
 
+/** A response the page ships as code: its JS or CSS, by resource type or content type. */
+function assetKind(response: Response): "js" | "css" | null {
+  const type = response.request().resourceType();
+  const contentType = response.headers()["content-type"] ?? "";
+  if (type === "script" || /javascript/.test(contentType)) return "js";
+  if (type === "stylesheet" || /text\/css/.test(contentType)) return "css";
+  return null;
+}
+
 async function oneRun(
   serverUrl: string,
   instrument: ImportedInstrument,
@@ -534,16 +543,9 @@ async function oneRun(
     context.on("response", (response) => {
       const url = new URL(response.url());
       if (url.origin !== serverUrl) return;
-      const type = response.request().resourceType();
-      const contentType = response.headers()["content-type"] ?? "";
       const kind =
-        type === "script" || /javascript/.test(contentType)
-          ? "js"
-          : type === "stylesheet" || /text\/css/.test(contentType)
-            ? "css"
-            : url.pathname.includes(`/instruments/${instrument.instrumentId}/`)
-              ? "definition"
-              : null;
+        assetKind(response) ??
+        (url.pathname.includes(`/instruments/${instrument.instrumentId}/`) ? "definition" : null);
       if (!kind) return;
       encodings.add(`${kind} ${response.headers()["content-encoding"] ?? "none"}`);
       shipped.push(
@@ -942,14 +944,7 @@ async function referenceRun(
     const shipped: Promise<{ kind: "js" | "css"; gzip: number }>[] = [];
     context.on("response", (response) => {
       if (new URL(response.url()).origin !== referenceUrl) return;
-      const type = response.request().resourceType();
-      const contentType = response.headers()["content-type"] ?? "";
-      const kind =
-        type === "script" || /javascript/.test(contentType)
-          ? "js"
-          : type === "stylesheet" || /text\/css/.test(contentType)
-            ? "css"
-            : null;
+      const kind = assetKind(response);
       if (!kind) return;
       shipped.push(response.body().then((body) => ({ kind, gzip: gzipSync(body, { level: 9 }).length })));
     });
