@@ -2,12 +2,15 @@
  * `npm run bench:lighthouse`: Lighthouse (the npm package) on four pages of the production build,
  * served by a demo-seeded server of the bench's own: the login page, the study list, a
  * participant's page and the instrument route, the last three signed in (the stored user is put
- * in localStorage before the audits, as the app keeps it; Lighthouse is told not to clear it).
+ * in localStorage before the audits, as the app keeps it; Lighthouse is told not to clear storage,
+ * and the bench clears everything else itself: every run is a first visit).
  * Chromium is Debian's (/usr/bin/chromium, or CHROME_PATH), started by chrome-launcher.
  * Prints performance and accessibility per page and form factor (mobile: Lighthouse's default
  * throttling; desktop: its desktop preset), and what costs points. Targets: performance 95,
- * accessibility 100. Asserts nothing. Flags: --runs 1 (the median score is printed),
- * --form-factors mobile,desktop. Needs `npm run build` first.
+ * accessibility 100, with the metrics that make the performance score (first and largest
+ * contentful paint, total blocking time) beside them. Asserts nothing. Flags: --runs 1 (the median
+ * is printed), --form-factors mobile,desktop, --pages (names, comma-separated; all four by
+ * default). Needs `npm run build` first.
  */
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
@@ -22,10 +25,12 @@ const { values: flags } = parseArgs({
   options: {
     runs: { type: "string", default: "1" },
     "form-factors": { type: "string", default: "mobile,desktop" },
+    pages: { type: "string", default: "login,study list,participant,instrument route" },
   },
 });
 const RUNS = Number(flags.runs);
 const FORM_FACTORS = flags["form-factors"].split(",") as ("mobile" | "desktop")[];
+const PAGE_NAMES = flags.pages.split(",").map((name) => name.trim());
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("--runs takes a positive whole number");
 if (FORM_FACTORS.some((factor) => factor !== "mobile" && factor !== "desktop")) {
   throw new Error("--form-factors takes mobile and/or desktop");
@@ -74,7 +79,20 @@ async function signInAndFindInstrument(serverUrl: string) {
   }
 }
 
-type Audit = { page: string; formFactor: string; performance: number; accessibility: number; lost: string[] };
+/** The metrics the performance score is made of, ms (cumulative layout shift: none on any page). */
+const METRICS = {
+  fcp: "first-contentful-paint",
+  lcp: "largest-contentful-paint",
+  tbt: "total-blocking-time",
+} as const;
+type Metrics = Record<keyof typeof METRICS, number>;
+type Scores = { performance: number; accessibility: number; lost: string[] } & Metrics;
+type Audit = { page: string; formFactor: string } & Scores;
+
+function metricsOf(result: Result): Metrics {
+  const value = (id: string) => Math.round(result.audits[id]?.numericValue ?? Number.NaN);
+  return { fcp: value(METRICS.fcp), lcp: value(METRICS.lcp), tbt: value(METRICS.tbt) };
+}
 
 /** What costs points: failed accessibility audits, and the performance metrics below 0.9. */
 function lostPoints(result: Result) {
@@ -104,16 +122,28 @@ const chrome = await chromeLauncher.launch({
 const audits: Audit[] = [];
 try {
   const { user, instrumentPath } = await signInAndFindInstrument(server.url);
-  const pages: { name: string; path: string; signedIn: boolean }[] = [
+  const pages = [
     { name: "login", path: "/login", signedIn: false },
     { name: "study list", path: "/studies", signedIn: true },
     { name: "participant", path: PARTICIPANT_PAGE, signedIn: true },
     { name: "instrument route", path: instrumentPath, signedIn: true },
-  ];
+  ].filter((target) => PAGE_NAMES.includes(target.name));
+  if (pages.length === 0) throw new Error(`--pages names none of the four pages: ${flags.pages}`);
   // The launched Chromium's default profile, reached over CDP, holds the session Lighthouse sees.
   const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  // Every audit is a first visit with a session: Lighthouse is told to keep storage (for the
+  // session), so what it would otherwise clear is cleared here, everything but localStorage.
+  // Without this, the second and later runs were served by the first run's service worker and
+  // HTTP cache, and their medians were a warm start's.
   const setSession = async (signedIn: boolean) => {
     const page = await browser.contexts()[0]!.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.clearBrowserCache");
+    await cdp.send("Storage.clearDataForOrigin", {
+      origin: server.url,
+      storageTypes: "cookies,indexeddb,service_workers,cache_storage,websql,file_systems",
+    });
+    await cdp.detach();
     await page.goto(`${server.url}/favicon.svg`);
     await page.evaluate(
       ({ stored, keep }) => {
@@ -130,7 +160,7 @@ try {
   };
   for (const formFactor of FORM_FACTORS) {
     for (const target of pages) {
-      const scores: { performance: number; accessibility: number; lost: string[] }[] = [];
+      const scores: Scores[] = [];
       for (let run = 0; run < RUNS; run++) {
         await setSession(target.signedIn);
         const options: Flags = {
@@ -153,6 +183,7 @@ try {
           performance: Math.round((result.categories.performance?.score ?? 0) * 100),
           accessibility: Math.round((result.categories.accessibility?.score ?? 0) * 100),
           lost: lostPoints(result),
+          ...metricsOf(result),
         });
       }
       audits.push({
@@ -160,6 +191,9 @@ try {
         formFactor,
         performance: median(scores.map((score) => score.performance)),
         accessibility: median(scores.map((score) => score.accessibility)),
+        fcp: median(scores.map((score) => score.fcp)),
+        lcp: median(scores.map((score) => score.lcp)),
+        tbt: median(scores.map((score) => score.tbt)),
         lost: [...new Set(scores.flatMap((score) => score.lost))],
       });
       console.log(`${formFactor} ${target.name}: done`);
@@ -175,12 +209,12 @@ console.log(
   `\nLighthouse on the production build (${RUNS} run${RUNS > 1 ? "s, median" : ""}); targets: performance ${TARGETS.performance}, accessibility ${TARGETS.accessibility}`,
 );
 console.log(
-  `  ${"page".padEnd(20)}${"form factor".padEnd(13)}${"performance".padStart(12)}${"accessibility".padStart(15)}`,
+  `  ${"page".padEnd(20)}${"form factor".padEnd(13)}${"performance".padStart(12)}${"accessibility".padStart(15)}${"FCP ms".padStart(9)}${"LCP ms".padStart(9)}${"TBT ms".padStart(9)}`,
 );
 for (const audit of audits) {
   const mark = (score: number, target: number) => `${score}${score >= target ? "" : " *"}`.padStart(5);
   console.log(
-    `  ${audit.page.padEnd(20)}${audit.formFactor.padEnd(13)}${mark(audit.performance, TARGETS.performance).padStart(12)}${mark(audit.accessibility, TARGETS.accessibility).padStart(15)}`,
+    `  ${audit.page.padEnd(20)}${audit.formFactor.padEnd(13)}${mark(audit.performance, TARGETS.performance).padStart(12)}${mark(audit.accessibility, TARGETS.accessibility).padStart(15)}${[audit.fcp, audit.lcp, audit.tbt].map((ms) => String(ms).padStart(9)).join("")}`,
   );
 }
 console.log("  (* below target)");

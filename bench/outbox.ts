@@ -1,5 +1,5 @@
 /**
- * `npm run bench:outbox`: enqueue 500 writes offline (every tenth a 1 MB image upload, the rest
+ * `npm run bench:outbox`: enqueue 500 writes offline (every tenth a real 1 MB JPEG upload, the rest
  * events), spread over 20 participants, in the production build, go online, and print the time
  * until the outbox is empty and the number of requests sent. Beside it, the floor: the same 500
  * requests (fresh Idempotency-Keys, the same token) sent from Node by a plain pool of fetch
@@ -10,6 +10,8 @@ import "fake-indexeddb/auto";
 import { existsSync } from "node:fs";
 import { loadavg } from "node:os";
 import { chromium } from "@playwright/test";
+import sharp from "sharp";
+import { activeContentMarker } from "../server/files/check-upload-content.ts";
 import { sendOutboxItem } from "../src/api/send-outbox-item.ts";
 import { DRAIN_CONCURRENCY } from "../src/outbox/drain.ts";
 import { eventsWrite, makeOutboxItem, uploadWrite } from "../src/outbox/enqueue.ts";
@@ -18,16 +20,35 @@ import { createPortalServer } from "../tests/e2e/support/server-process.ts";
 
 const ITEMS = 500;
 const IMAGE_EVERY = 10;
-const IMAGE_BYTES = 1024 * 1024;
+/**
+ * A real JPEG of about 1 MB (the server decodes every image it is sent and refuses anything
+ * else): deterministic noise, which JPEG cannot shrink, at quality 95.
+ */
+async function benchJpeg() {
+  const side = 1020;
+  const pixels = Buffer.alloc(side * side * 3);
+  let seed = 1;
+  for (let index = 0; index < pixels.length; index++) {
+    seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+    pixels[index] = seed >>> 24;
+  }
+  const jpeg = await sharp(pixels, { raw: { width: side, height: side, channels: 3 } })
+    .jpeg({ quality: 95 })
+    .toBuffer();
+  if (activeContentMarker(jpeg)) throw new Error("The bench's JPEG happens to hold an HTML marker");
+  return new Uint8Array(jpeg);
+}
+const IMAGE = await benchJpeg();
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+/** No item sent for this long: the bench stops and says what is left. */
+const STALL_MS = 60_000;
 /** The demo seed puts study 101's odd participant ids at site 1011, the coordinator's. */
 const PARTICIPANT_IDS = Array.from({ length: 20 }, (_, index) => 1 + 2 * index);
 const participantOf = (index: number) => PARTICIPANT_IDS[index % PARTICIPANT_IDS.length]!;
 
 /** The same writes as the page enqueues, as outbox items of the signed-in user. */
 function floorItems(user: { id: number; username: string }) {
-  const image = new Uint8Array(IMAGE_BYTES);
-  image.set([0xff, 0xd8, 0xff, 0xe0]);
+  const image = IMAGE;
   return Array.from({ length: ITEMS }, (_, index) => {
     const context = { userId: user.id, username: user.username, participantId: participantOf(index) };
     return makeOutboxItem(
@@ -79,14 +100,12 @@ try {
     await page.getByRole("button", { name: "Log in" }).click();
     await page.waitForURL(/\/studies$/);
     await page.evaluate(() => navigator.serviceWorker.ready);
+    console.error(`run ${run + 1}: signed in, queueing ${ITEMS} items offline`);
 
     await context.setOffline(true);
     await page.evaluate(
-      async ({ items, imageEvery, imageBytes, participantIds }) => {
+      async ({ items, imageEvery, imageArray, participantIds }) => {
         const handle = window.clinroOutbox!;
-        const image = new Uint8Array(imageBytes);
-        image.set([0xff, 0xd8, 0xff, 0xe0]);
-        const imageArray = Array.from(image);
         for (let index = 0; index < items; index++) {
           if (index % imageEvery === 0) {
             await handle.enqueueUpload(
@@ -104,7 +123,12 @@ try {
           }
         }
       },
-      { items: ITEMS, imageEvery: IMAGE_EVERY, imageBytes: IMAGE_BYTES, participantIds: PARTICIPANT_IDS },
+      {
+        items: ITEMS,
+        imageEvery: IMAGE_EVERY,
+        imageArray: Array.from(IMAGE),
+        participantIds: PARTICIPANT_IDS,
+      },
     );
     const queued = await page.evaluate(async () => (await window.clinroOutbox!.list()).length);
     if (queued !== ITEMS) throw new Error(`expected ${ITEMS} queued items, found ${queued}`);
@@ -113,10 +137,23 @@ try {
     context.on("request", (request) => {
       if (request.method() === "POST" && request.url().includes("/control/")) requests++;
     });
+    console.error(`run ${run + 1}: ${queued} queued, going online`);
     const started = performance.now();
     await context.setOffline(false);
-    while ((await page.evaluate(async () => (await window.clinroOutbox!.list()).length)) > 0) {
+    // A drain that stops making progress is reported, never waited on for ever.
+    let left = ITEMS;
+    let lastProgress = performance.now();
+    while (left > 0) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = await page.evaluate(async () => (await window.clinroOutbox!.list()).length);
+      if (now < left) lastProgress = performance.now();
+      left = now;
+      if (performance.now() - lastProgress > STALL_MS) {
+        const stuck = await page.evaluate(async () => (await window.clinroOutbox!.list()).slice(0, 3));
+        throw new Error(
+          `run ${run + 1}: the drain stalled with ${left} items left: ${JSON.stringify(stuck)}`,
+        );
+      }
     }
     const drainMs = performance.now() - started;
     const user = await page.evaluate(
@@ -139,7 +176,7 @@ const drains = sorted(results.map((result) => result.drainMs));
 const floors = sorted(results.map((result) => result.floorMs));
 const ratios = sorted(results.map((result) => result.drainMs / result.floorMs));
 console.log(
-  `outbox drain: ${ITEMS} items (${ITEMS / IMAGE_EVERY} images of 1 MB) over ${PARTICIPANT_IDS.length} participants, ${RUNS} runs, concurrency ${DRAIN_CONCURRENCY}, database ${server.onPostgres ? "PostgreSQL" : "PGlite"}`,
+  `outbox drain: ${ITEMS} items (${ITEMS / IMAGE_EVERY} JPEGs of ${(IMAGE.byteLength / 1024 / 1024).toFixed(2)} MB) over ${PARTICIPANT_IDS.length} participants, ${RUNS} runs, concurrency ${DRAIN_CONCURRENCY}, database ${server.onPostgres ? "PostgreSQL" : "PGlite"}`,
 );
 console.log(`  ${"".padEnd(38)}${"min".padStart(9)}${"median".padStart(9)}${"max".padStart(9)}`);
 const line = (label: string, values: number[], digits = 0, unit = "ms") =>
