@@ -4,7 +4,9 @@
  * too when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set: a throw-away database is created
  * on that server and dropped at the end. Beside each search through HTTP, the bare SQL it runs
  * (the route's own query, participantSearchSelect's toSQL(), sent straight to the driver), and
- * the ratio of the two medians (target: 2 times or less). Prints figures; asserts nothing.
+ * the ratio of the two medians (target: 2 times or less). To say where the rest goes: the same
+ * calls with their answers not compressed, and without the socket (Fastify's inject), and the
+ * session query every authenticated call runs, bare. Prints figures; asserts nothing.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { participantSearchResponse } from "../src/contracts/participant.ts";
 import { buildApp } from "../server/app.ts";
+import { sessionRowSelect } from "../server/auth/authenticate.ts";
 import { hashPassword } from "../server/auth/passwords.ts";
 import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
@@ -224,6 +227,28 @@ async function benchOn(label: string, options: DatabaseOptions) {
         return { elapsed: performance.now() - started, rows: result.length };
       };
 
+      /** The same call, its answer not compressed: what gzip costs both ends on a fast network. */
+      const timeUncompressed = async (text: string) => {
+        const started = performance.now();
+        const answer = await fetch(
+          `${address}/control/studies/${STUDY_ID}/sites/${SITE_ID}/clinro_search?search_value=${encodeURIComponent(text)}`,
+          { headers: { authorization: `Bearer ${token}`, "accept-encoding": "identity" } },
+        );
+        await answer.json();
+        if (answer.headers.has("content-encoding")) throw new Error("identity was asked for, and not sent");
+        return performance.now() - started;
+      };
+
+      /** The other query every call runs: the session's user and the token's revocation. */
+      const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString()) as { jti: string };
+      const timeBareSessionSql = async () => {
+        const query = sessionRowSelect(db, user!.id, claims.jti).toSQL();
+        const started = performance.now();
+        if (database.kind === "pglite") await client.query(query.sql, query.params);
+        else await client.unsafe(query.sql, query.params);
+        return performance.now() - started;
+      };
+
       /** The same call without the socket (Fastify's inject): the rest is the route's own work. */
       const timeInjected = async (text: string) => {
         const started = performance.now();
@@ -239,15 +264,21 @@ async function benchOn(label: string, options: DatabaseOptions) {
       for (const term of terms.slice(0, WARM_UP_SEARCHES)) {
         await timeSearch(term.text);
         await timeInjected(term.text);
+        await timeUncompressed(term.text);
         await timeBareSql(term.text);
+        await timeBareSessionSql();
       }
       const byKind = new Map<string, { times: number[]; bare: number[]; rows: number[] }>();
       const all: number[] = [];
       const allBare: number[] = [];
       const allInjected: number[] = [];
+      const allUncompressed: number[] = [];
+      const allSessionSql: number[] = [];
       for (const term of terms) {
         const { elapsed, rows } = await timeSearch(term.text);
         allInjected.push(await timeInjected(term.text));
+        allUncompressed.push(await timeUncompressed(term.text));
+        allSessionSql.push(await timeBareSessionSql());
         const bare = await timeBareSql(term.text);
         if (bare.rows !== rows) throw new Error(`"${term.text}": ${rows} rows by HTTP, ${bare.rows} bare`);
         all.push(elapsed);
@@ -285,8 +316,10 @@ async function benchOn(label: string, options: DatabaseOptions) {
         `\n${label}: ${PARTICIPANTS.toLocaleString("en")} participants in one site, inserted in ${seedSeconds.toFixed(1)} s, analysed in ${analyzeSeconds.toFixed(1)} s`,
       );
       console.log(`  all ${SEARCHES} searches through HTTP      ${summary(all)}`);
+      console.log(`  the same, answers not compressed     ${summary(allUncompressed)}`);
       console.log(`  the same, no socket (app.inject)     ${summary(allInjected)}`);
       console.log(`  the same searches, bare SQL          ${summary(allBare)}`);
+      console.log(`  the session query, bare SQL          ${summary(allSessionSql)}`);
       console.log(
         `  HTTP / bare SQL, medians             ${(median(all) / median(allBare)).toFixed(2)}x (target: 2x or less)`,
       );

@@ -166,7 +166,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   // Clinic Wi-Fi is slow: the app's code and the survey definitions (a 1,000-question JSON
   // shrinks about 20 times) travel compressed. gzip and deflate only: brotli at request time
   // costs more CPU than it saves here. Already-compressed types (zip, JPEG) are left alone.
-  await app.register(fastifyCompress, { encodings: ["gzip", "deflate"] });
+  // Answers up to 64 KiB (a page of search results, a list) are compressed in one synchronous
+  // call: under a millisecond, where the stream path's thread-pool round trips cost two on a
+  // 2-core server (the plugin's own limit there is 8 KiB). Larger ones still stream.
+  await app.register(fastifyCompress, { encodings: ["gzip", "deflate"], syncThreshold: 64 * 1024 });
 
   await app.register(fastifyMultipart, {
     limits: { fileSize: DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 1024 },

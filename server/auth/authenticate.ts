@@ -25,6 +25,18 @@ function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/**
+ * The user and the token's revocation in one round trip: every authenticated call pays it.
+ * Apart from authenticate so that bench/search can run the very same SQL bare.
+ */
+export function sessionRowSelect(db: Database, userId: number, jti: string) {
+  return db
+    .select({ user: users, revokedJti: revokedTokens.jti })
+    .from(users)
+    .leftJoin(revokedTokens, and(eq(revokedTokens.jti, jti), gt(revokedTokens.expiresAt, new Date())))
+    .where(eq(users.id, userId));
+}
+
 export async function authenticate(
   request: FastifyRequest,
   db: Database,
@@ -34,12 +46,7 @@ export async function authenticate(
   if (!token) throw new HttpError(401, "Authorization required", "token_missing");
   const claims = await tokens.verify(token);
   if (!claims) throw new HttpError(401, "Invalid or expired token", "token_invalid");
-  // The user and the token's revocation in one round trip: every authenticated call pays it.
-  const [row] = await db
-    .select({ user: users, revokedJti: revokedTokens.jti })
-    .from(users)
-    .leftJoin(revokedTokens, and(eq(revokedTokens.jti, claims.jti), gt(revokedTokens.expiresAt, new Date())))
-    .where(eq(users.id, claims.id));
+  const [row] = await sessionRowSelect(db, claims.id, claims.jti);
   const user = row?.user;
   if (!user || user.tokenVersion !== claims.ver) {
     throw new HttpError(401, "Invalid or expired token", "token_invalid");
