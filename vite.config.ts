@@ -4,6 +4,7 @@ import { build as esbuild } from "esbuild";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { bundleBudget } from "./scripts/bundle-budget.ts";
+import { EARLY_ROUTE_PAGES } from "./src/app/early-route-pages.ts";
 import { precompressAssets } from "./scripts/precompress.ts";
 
 const API_ORIGIN = "http://localhost:8080";
@@ -11,10 +12,8 @@ const API_ORIGIN = "http://localhost:8080";
 /** index.html's early start (src/api/early-definition-start.ts says what it does). */
 const EARLY_DEFINITION_SOURCE = "src/api/early-definition-start.ts";
 const EARLY_DEFINITION_TAG = `<script src="/${EARLY_DEFINITION_SOURCE}"></script>`;
-/** The route whose files the early start asks for beside the app's. */
-const INSTRUMENT_ROUTE_MODULE = "/src/features/instrument/instrument-route.tsx";
-/** Stands for the route's file list in the script until the bundle is known. */
-const ROUTE_FILES_PLACEHOLDER = "__CLINRO_INSTRUMENT_ROUTE_FILES__";
+/** Stands for the pages' file lists in the script until the bundle is known. */
+const ROUTE_FILES_PLACEHOLDER = "__CLINRO_ROUTE_FILES__";
 
 /** A chunk's static imports and their CSS, with the chunk itself. */
 function staticClosure(bundle: Rollup.OutputBundle, fileName: string, into = new Set<string>()) {
@@ -53,11 +52,11 @@ function earlyDefinitionScript(): Plugin {
         minify: true,
         target: "es2022",
         logLevel: "warning",
-        define: { __INSTRUMENT_ROUTE_FILES__: ROUTE_FILES_PLACEHOLDER },
+        define: { __ROUTE_FILES__: ROUTE_FILES_PLACEHOLDER },
       });
       code = result.outputFiles[0]!.text.trim();
       if (!code.includes(ROUTE_FILES_PLACEHOLDER)) {
-        throw new Error(`${EARLY_DEFINITION_SOURCE} no longer asks for the instrument route's files`);
+        throw new Error(`${EARLY_DEFINITION_SOURCE} no longer asks for the pages' files`);
       }
     },
     transformIndexHtml: {
@@ -74,20 +73,21 @@ function earlyDefinitionScript(): Plugin {
         }
         const chunks = Object.values(bundle).filter((item) => item.type === "chunk");
         const entry = chunks.find((chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith("index.html"));
-        // Its chunk: Rollup may have merged other modules into it (experimentalMinChunkSize).
-        const route = chunks.find((chunk) =>
-          chunk.moduleIds.some((id) => id.endsWith(INSTRUMENT_ROUTE_MODULE)),
-        );
-        if (!entry || !route) throw new Error(`No chunk for ${INSTRUMENT_ROUTE_MODULE} or the app's entry`);
+        if (!entry) throw new Error("No chunk for the app's entry");
         const appFiles = staticClosure(bundle, entry.fileName);
-        const routeFiles = [...staticClosure(bundle, route.fileName)].filter((file) => !appFiles.has(file));
-        const script = code.replace(
-          ROUTE_FILES_PLACEHOLDER,
-          JSON.stringify(routeFiles.map((file) => `/${file}`)),
-        );
+        // Each page's files but the app's. Its chunk is found by the module it holds: Rollup may
+        // have merged other modules into it (experimentalMinChunkSize).
+        const routeFiles = EARLY_ROUTE_PAGES.map(({ path, module }) => {
+          const page = chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(`/${module}`)));
+          if (!page) throw new Error(`No chunk holds ${module} (src/app/early-route-pages.ts)`);
+          const files = [...staticClosure(bundle, page.fileName)].filter((file) => !appFiles.has(file));
+          return [path, files.map((file) => `/${file}`)] as const;
+        }).filter(([, files]) => files.length > 0);
+        // Replaced by functions: the paths' $params must not be read as replacement patterns.
+        const script = code.replace(ROUTE_FILES_PLACEHOLDER, () => JSON.stringify(routeFiles));
         // "</script" cannot occur in the minified code, but the tag must not end early if it did.
         if (/<\/script/i.test(script)) throw new Error("The early start script contains </script");
-        return html.replace(EARLY_DEFINITION_TAG, `<script>${script}</script>`);
+        return html.replace(EARLY_DEFINITION_TAG, () => `<script>${script}</script>`);
       },
     },
   };
@@ -144,8 +144,8 @@ export default defineConfig({
   // The app's version: persisted query caches of another version are discarded.
   define: {
     __APP_VERSION__: JSON.stringify(process.env.npm_package_version ?? "dev"),
-    // In the build, the early start gets the list in earlyDefinitionScript; in development none.
-    __INSTRUMENT_ROUTE_FILES__: "[]",
+    // In the build, the early start gets the lists in earlyDefinitionScript; in development none.
+    __ROUTE_FILES__: "[]",
   },
   server: { proxy: { "/control": API_ORIGIN, "/healthz": API_ORIGIN } },
 });

@@ -5,7 +5,7 @@ import { defineConfig } from "vitest/config";
 const plugins = [react({ babel: { plugins: ["@lingui/babel-plugin-lingui-macro"] } }), lingui()];
 
 export default defineConfig({
-  define: { __APP_VERSION__: JSON.stringify("test"), __INSTRUMENT_ROUTE_FILES__: "[]" },
+  define: { __APP_VERSION__: JSON.stringify("test"), __ROUTE_FILES__: "[]" },
   test: {
     // Two cores: keep the suite parallel but light.
     maxWorkers: 2,

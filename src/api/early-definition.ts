@@ -49,9 +49,10 @@ export function takeEarlyDefinition(
 }
 
 /**
- * Asks for the instrument route's own files (its lazy chunk, the chunks only it imports, its
- * CSS) beside the app's, instead of once the app has run and the router has matched the route.
- * The route's import() then finds them downloaded. Files already asked for are skipped.
+ * Asks for a page's own files (its lazy chunk, the chunks only it imports, its CSS) beside the
+ * app's, instead of once the app has run and the router has matched the route (the pages are
+ * listed in src/app/early-route-pages.ts). The route's import() then finds them downloaded.
+ * Files already asked for are skipped.
  */
 export function preloadRouteFiles(files: readonly string[], doc: Document = document) {
   for (const file of files) {

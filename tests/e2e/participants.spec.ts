@@ -236,3 +236,38 @@ test.describe("axe: no serious or critical violation", () => {
     await expectNoSeriousViolations(page);
   });
 });
+
+test.describe("a participant's page opened by its address", () => {
+  // Every request is the page's own: none is answered from the worker's cache.
+  test.use({ serviceWorkers: "block" });
+
+  test("asks for its own code before the app's code has arrived", async ({ page }) => {
+    await signedIn(page, COORDINATOR);
+    await page.goto("/studies/101/sites/1011/participants/1");
+    const home = new ParticipantHome(page);
+    await expect(home.todoTab()).toBeVisible();
+
+    const pageChunk = /\/assets\/participant-home-page-[^/]+\.js$/;
+    const pageChunkRequested = page.waitForRequest(pageChunk);
+    // The app's entry is held until the page's chunk has been asked for: only the early start
+    // in index.html, which does not wait for the app, can ask for it.
+    await page.route(/\/assets\/index-[^/]+\.js$/, async (route) => {
+      await pageChunkRequested;
+      await route.continue();
+    });
+    await page.reload();
+    await expect(home.todoTab()).toBeVisible();
+    await expectNoSeriousViolations(page);
+  });
+
+  test("is not asked for without a session: the sign-in page loads only the app", async ({ page }) => {
+    const pageChunks: string[] = [];
+    page.on("request", (request) => {
+      if (/\/assets\/participant-home-page-/.test(request.url())) pageChunks.push(request.url());
+    });
+    await page.goto("/studies/101/sites/1011/participants/1");
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    expect(pageChunks).toEqual([]);
+  });
+});
