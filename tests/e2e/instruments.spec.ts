@@ -22,6 +22,19 @@ async function openParticipant(page: Page, participantId: number) {
   await expect(new ParticipantHome(page).todoTab()).toBeVisible();
 }
 
+/** How many steps the instrument's draft, as saved on the device, has shown (0: no draft). */
+async function savedDraftSteps(page: Page, participantId: number) {
+  const url = new URL(page.url());
+  const instrumentId = /\/instruments\/(\d+)\//.exec(url.pathname)?.[1];
+  const user = await storedUser(page);
+  const key = `${String(user?.id)}:${STUDY}:${participantId}:instrument:${instrumentId}:${url.searchParams.get("instance_id") ?? "new"}`;
+  return page.evaluate(async (draftKey) => {
+    const draft = (await window.clinroOutbox!.drafts.load(draftKey)) as
+      { value: { flow: { shown: string[] } } } | undefined;
+    return draft?.value.flow.shown.length ?? 0;
+  }, key);
+}
+
 /** Answers HAM-D items from `from` (1-based) through `to`, each with its choice of HAMD_CHOICES. */
 async function answerHamdItems(page: Page, from: number, to: number) {
   const survey = new SurveyPage(page);
@@ -122,6 +135,9 @@ test("a reload resumes the instrument where it was, with its answers", async ({ 
   await survey.begin().click();
   await answerHamdItems(page, 1, 3);
   await expect(page.getByText("5 of 19")).toBeVisible();
+  // The draft's write to IndexedDB starts with each step; a reload in the same millisecond could
+  // abort it. A clinician's reload comes later: so does this one.
+  await expect.poll(() => savedDraftSteps(page, 154)).toBe(5);
 
   await page.reload();
   await expect(page.getByRole("heading", { level: 2, name: /^4\. / })).toBeVisible();
