@@ -5,8 +5,9 @@
  *
  * Owns, for one room: the camera and microphone stream, the WebSocket and the peer connection
  * (one at a time: a room holds two peers). Negotiation is "perfect negotiation" (W3C WebRTC
- * example): both sides add their tracks and offer when negotiation is needed; on a collision
- * the participant (polite) rolls back and the clinician (impolite) ignores the other's offer.
+ * example): the peer that joins last offers, the one already there answers; when both offer
+ * later (a renegotiation), the participant (polite) rolls back and the clinician (impolite)
+ * ignores the other's offer.
  *
  * Why a WebSocket is created here and not in src/api/: the house rule keeps fetch in src/api so
  * that every request gets the shared request behaviour (token, error catalogue, logout); a
@@ -145,7 +146,10 @@ export function createBuiltinService(room: VideoRoom): VideoService {
         }
         return;
       case "peer-joined":
-        openPeer(message.peer_id);
+        // The newcomer offers (it opens its connection on "joined"); this side answers, opening
+        // its own when the offer arrives. Were both to offer at once, the polite side's rollback
+        // can race its own pending offer, and Chromium then answered without gathering a single
+        // ICE candidate: a room that never connects (seen in about one join in three).
         events.emit({ type: "peerJoined" });
         return;
       case "peer-left":
