@@ -34,19 +34,28 @@ const queryClient = new QueryClient({
 onSignOut(() => queryClient.clear());
 const router = createAppRouter(queryClient);
 
-await activateLocale(preferredLocale());
-registerServiceWorker();
-persistQueries(queryClient, __APP_VERSION__);
-mirrorSessionTokens();
-startOutboxFlusher();
-exposeOutboxSupportHandle();
+/**
+ * Not a top-level await: a locale's chunks (dayjs's Spanish) import from the app's chunk, and
+ * would wait for it to finish evaluating while it waited for them. A locale that cannot load
+ * (the device offline before the worker cached it) leaves the app in English, not blank.
+ */
+async function start() {
+  await activateLocale(preferredLocale()).catch(() => activateLocale("en"));
+  registerServiceWorker();
+  persistQueries(queryClient, __APP_VERSION__);
+  mirrorSessionTokens();
+  startOutboxFlusher();
+  exposeOutboxSupportHandle();
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <I18nProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </I18nProvider>
-  </StrictMode>,
-);
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+void start();
