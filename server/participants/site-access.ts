@@ -3,7 +3,7 @@
  * (study_permissions) and the site (site_permissions), and the site must belong to the study.
  * Every refusal has the same answer, whether the study, site or participant exists or not.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, type Placeholder } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { sitePermissions, sites, studyPermissions } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
@@ -25,7 +25,12 @@ export async function canReadSite(db: Database, userId: number, studyId: number,
  * The rule as a query: one row when the user may read the site. A query that answers only what
  * the user may read can hold it as `exists(siteAccess(...))` and save a round trip.
  */
-export function siteAccess(db: Database, userId: number, studyId: number, siteId: number) {
+export function siteAccess(
+  db: Database,
+  userId: number | Placeholder,
+  studyId: number | Placeholder,
+  siteId: number | Placeholder,
+) {
   return db
     .select({ siteId: sites.id })
     .from(sites)
