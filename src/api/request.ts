@@ -30,8 +30,11 @@ export type RequestOptions<T> = {
   auth?: boolean;
   /** Validates a JSON answer. */
   schema?: z.ZodMiniType<T>;
-  /** 'auto' reads JSON as JSON and anything else (zip, pdf, images) as a blob. */
-  responseType?: "auto" | "json" | "blob";
+  /**
+   * 'auto' reads JSON as JSON and anything else (zip, pdf, images) as a blob; 'raw' keeps a JSON
+   * answer as its text, for a caller that parses it itself (and hashes the very bytes).
+   */
+  responseType?: "auto" | "raw" | "json" | "blob";
   successMessage?: MessageDescriptor;
   failMessage?: MessageDescriptor;
   /** Shown for 2 seconds when the network fails. */
@@ -103,6 +106,7 @@ async function readBody(response: Response, responseType: RequestOptions<unknown
   const isJson = contentType.includes("application/json");
   if (responseType === "blob" || (responseType !== "json" && !isJson)) return response.blob();
   const text = await response.text();
+  if (responseType === "raw") return text;
   return text ? (JSON.parse(text) as unknown) : undefined;
 }
 

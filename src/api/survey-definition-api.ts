@@ -37,8 +37,15 @@ export async function parseDefinitionBody(body: unknown): Promise<LoadedDefiniti
   const known = key === undefined ? undefined : await readValidatedDefinition<LoadedDefinition>(key);
   if (known) return known;
   const loaded = await validateDefinitionBody(body);
-  if (key !== undefined) void rememberValidatedDefinition(key, loaded);
+  // Once the page is idle: storing copies the whole definition, and the first question waits
+  // for nothing but the validation.
+  if (key !== undefined) whenIdle(() => void rememberValidatedDefinition(key, loaded));
   return loaded;
+}
+
+function whenIdle(work: () => void) {
+  if (typeof requestIdleCallback === "function") requestIdleCallback(work, { timeout: 2_000 });
+  else setTimeout(work, 0);
 }
 
 async function validateDefinitionBody(body: unknown): Promise<LoadedDefinition> {

@@ -1,5 +1,5 @@
 /**
- * The definition call's raw answer (a JSON value, or a Blob for a zip), kept apart from parsing
+ * The definition call's raw answer (the JSON's text, or a Blob for a zip), kept apart from parsing
  * so that the instrument route's loader can start the download as soon as navigation begins,
  * while the route's code (the survey engine) is still on its way. When index.html's early script
  * already sent this very call, the loader takes its response instead of sending it again.
@@ -44,10 +44,13 @@ export const definitionBodyQuery = (address: DefinitionAddress) =>
   queryOptions({
     queryKey: surveyDefinitionKeys.body(address),
     queryFn: ({ signal }) =>
-      request<unknown>({
+      request<string | Blob>({
         path: definitionPath(address),
         query: definitionQuery(address),
-        responseType: "auto",
+        // The text, not a parsed value: its key in validated-definitions.ts is a hash of these
+        // bytes, where a parsed value would have to be serialised again (tens of ms at 1,000
+        // questions on a tablet).
+        responseType: "raw",
         handle403Locally: true,
         signal,
         sent: takeEarlyDefinition(definitionUrl(address), getStoredUser()?.token),

@@ -6,8 +6,13 @@ const SURVEY = { id: 7, type: "CLINRO", order: ["q1"], questions: {} };
 const zipBlob = (files: Record<string, Uint8Array>) => new Blob([zipSync(files)]);
 
 describe("readDefinitionBody: a JSON survey, or a zip holding one JSON file", () => {
-  it("passes a JSON body through as it is", async () => {
+  it("parses a JSON body's text, and passes a value already parsed through as it is", async () => {
+    await expect(readDefinitionBody(JSON.stringify(SURVEY))).resolves.toEqual(SURVEY);
     await expect(readDefinitionBody(SURVEY)).resolves.toBe(SURVEY);
+  });
+
+  it("refuses a JSON body that does not parse", async () => {
+    await expect(readDefinitionBody("{ not json")).rejects.toThrow("The instrument file is not valid JSON.");
   });
 
   it("reads the one JSON file of a zip, ignoring folders and macOS metadata", async () => {

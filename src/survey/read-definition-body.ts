@@ -36,8 +36,16 @@ export async function jsonFromZip(bytes: Uint8Array): Promise<unknown> {
   }
 }
 
-/** The body as the request module read it: a JSON value, or a Blob for anything else (zip). */
+/**
+ * The body as the definition call read it: the JSON's text, or a Blob for anything else (zip).
+ * A value already parsed passes through.
+ */
 export async function readDefinitionBody(body: unknown): Promise<unknown> {
   if (body instanceof Blob) return await jsonFromZip(new Uint8Array(await body.arrayBuffer()));
-  return body;
+  if (typeof body !== "string") return body;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    throw new DefinitionFileError("The instrument file is not valid JSON.");
+  }
 }

@@ -18,14 +18,14 @@ const store = createStore("clinro-validated-definitions", "definitions");
 
 let storeBroken = false;
 
-/** The key of a body as the request module read it: a JSON value, or a Blob (a zip). */
+/** The key of a body as the definition call read it: the JSON's text, a Blob (a zip), or a value. */
 export async function validatedDefinitionKey(body: unknown, appVersion: string): Promise<string | undefined> {
   if (!globalThis.crypto?.subtle) return undefined;
   try {
     const bytes =
       body instanceof Blob
         ? new Uint8Array(await body.arrayBuffer())
-        : new TextEncoder().encode(JSON.stringify(body));
+        : new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body));
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     let hex = "";
     for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
