@@ -63,10 +63,16 @@ export class IdleModal {
   }
 }
 
-/** Shortens the session timing through the test-only setting (it can only shorten). */
+/**
+ * Shortens the session timing through the test-only setting (it can only shorten), counted from
+ * now: the user's last activity is stamped at the same moment. Otherwise the seconds a busy
+ * machine spent between the sign-in click and this call would count as idle time, and a timeout
+ * of a few seconds could be over before the test looks.
+ */
 export async function shortenSessionTiming(page: Page, timing: { timeoutS: number; warningS: number }) {
-  await page.evaluate(
-    (value) => localStorage.setItem("clinro_session_timeout_override", JSON.stringify(value)),
-    timing,
-  );
+  await page.evaluate((value) => {
+    const user = JSON.parse(localStorage.getItem("user") ?? "null") as Record<string, unknown> | null;
+    if (user) localStorage.setItem("user", JSON.stringify({ ...user, last_active: Date.now() }));
+    localStorage.setItem("clinro_session_timeout_override", JSON.stringify(value));
+  }, timing);
 }
