@@ -16,7 +16,9 @@ export default defineConfig({
   forbidOnly: true,
   retries: 0,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : [["list"]],
-  timeout: 30_000,
+  // A safety net for a hung test, not a speed target: on a busy 2-core machine a test of two
+  // sign-ins, argon2 checks, axe and screenshots at three sizes takes 25-40 s.
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,
