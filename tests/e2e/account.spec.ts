@@ -300,9 +300,6 @@ test.describe("session inactivity", () => {
   });
 
   test("activity in another tab keeps this tab signed in", async ({ page, context }) => {
-    // Seven seconds of work in the other tab, then a real 10 s timeout: more than the default
-    // 30 s leaves on a busy 2-core machine.
-    test.setTimeout(60_000);
     await signedIn(page, COORDINATOR);
     await shortenSessionTiming(page, { timeoutS: 10, warningS: 6 });
     const other = await context.newPage();

@@ -136,8 +136,6 @@ test("a coordinator writes an announcement, and the study's staff find it unread
   page,
   browser,
 }) => {
-  // Two users' sessions, the authoring page and the reading: over 30 s on a busy 2-core machine.
-  test.setTimeout(60_000);
   const title = `Clinic closed on Friday ${Date.now()}`;
   await signedIn(page, COORDINATOR);
   const inbox = new InboxPage(page);

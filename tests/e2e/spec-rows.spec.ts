@@ -23,8 +23,6 @@ function userRow(page: Page, username: string) {
 
 test.describe("editing another user", () => {
   test("an administrator with the scope 'wu' edits another user from the users list", async ({ page }) => {
-    // Screenshots at three sizes and axe: about 28 s on a busy 2-core machine.
-    test.setTimeout(60_000);
     await signInAs(page, ADMIN, DEMO_PASSWORD);
     await expect(page).toHaveURL(/\/studies$/);
     await page.goto("/users");
@@ -89,8 +87,6 @@ test.describe("the inactivity lock", () => {
   test("after 9 idle minutes it asks for the password, counting down in seconds; at zero it signs out", async ({
     page,
   }) => {
-    // Three password checks (argon2), axe and screenshots: over 30 s on a busy 2-core machine.
-    test.setTimeout(60_000);
     await page.clock.install();
     await signInAs(page, COORDINATOR, DEMO_PASSWORD);
     await expect(page).toHaveURL(/\/studies$/);
