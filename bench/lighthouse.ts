@@ -10,9 +10,10 @@
  * accessibility 100, with the metrics that make the performance score (first and largest
  * contentful paint, total blocking time) beside them. Asserts nothing. Flags: --runs 1 (the median
  * is printed), --form-factors mobile,desktop, --pages (names, comma-separated; all four by
- * default). Needs `npm run build` first.
+ * default), --save DIR (each run's Lighthouse report as JSON, to see where the time goes).
+ * Needs `npm run build` first.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
@@ -26,6 +27,7 @@ const { values: flags } = parseArgs({
     runs: { type: "string", default: "1" },
     "form-factors": { type: "string", default: "mobile,desktop" },
     pages: { type: "string", default: "login,study list,participant,instrument route" },
+    save: { type: "string" },
   },
 });
 const RUNS = Number(flags.runs);
@@ -39,6 +41,8 @@ if (!existsSync("dist/index.html")) throw new Error("No dist/: run npm run build
 
 const CHROME_PATH =
   process.env.CHROME_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+// Without a Chromium, Playwright's launch below waits for a browser that never starts.
+if (!CHROME_PATH) throw new Error("No Chromium: install Debian's chromium, or set CHROME_PATH");
 const TARGETS = { performance: 95, accessibility: 100 };
 /** Demo seed: participant 1 is at site 1011 of study 101. */
 const PARTICIPANT_PAGE = "/studies/101/sites/1011/participants/1";
@@ -179,6 +183,11 @@ try {
         if (!answer) throw new Error(`Lighthouse gave no result for ${target.path}`);
         const result = answer.lhr;
         if (result.runtimeError) throw new Error(`${target.name}: ${result.runtimeError.message}`);
+        if (flags.save) {
+          mkdirSync(flags.save, { recursive: true });
+          const name = `${target.name.replaceAll(" ", "-")}-${formFactor}-${run + 1}.json`;
+          writeFileSync(`${flags.save}/${name}`, JSON.stringify(result));
+        }
         scores.push({
           performance: Math.round((result.categories.performance?.score ?? 0) * 100),
           accessibility: Math.round((result.categories.accessibility?.score ?? 0) * 100),

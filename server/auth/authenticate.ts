@@ -54,24 +54,78 @@ function sessionRows(db: Database, userId: number, jti: string) {
   return prepared.execute({ userId, jti });
 }
 
-export async function authenticate(
-  request: FastifyRequest,
-  db: Database,
-  tokens: TokenSigner,
-): Promise<Session> {
+/** The bearer token and its claims, from its signature alone: no database is asked. */
+async function verifiedToken(request: FastifyRequest, tokens: TokenSigner) {
   const token = bearerToken(request);
   if (!token) throw new HttpError(401, "Authorization required", "token_missing");
   const claims = await tokens.verify(token);
   if (!claims) throw new HttpError(401, "Invalid or expired token", "token_invalid");
+  return { token, claims };
+}
+
+/** The stored side of a signed token: its user, unchanged since signing, and no revocation. */
+async function checkedSession(db: Database, claims: SessionClaims, token: string): Promise<Session> {
   const [row] = await sessionRows(db, claims.id, claims.jti);
   const user = row?.user;
   if (!user || user.tokenVersion !== claims.ver) {
     throw new HttpError(401, "Invalid or expired token", "token_invalid");
   }
   if (row.revokedJti !== null) throw new HttpError(401, "Token has been signed out", "token_revoked");
-  const session = { user, claims, token };
-  request.session = session;
-  return session;
+  return { user, claims, token };
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /**
+     * The handler reads while the session is checked (readAlongsideSessionCheck): the
+     * authentication hook verifies the token's signature, starts the check, and does not wait.
+     */
+    readsAlongsideSessionCheck?: boolean;
+  }
+  interface FastifyRequest {
+    /** The session check of such a call, under way; its handler waits for it. */
+    pendingSession?: { claims: SessionClaims; check: Promise<Session> };
+  }
+}
+
+export async function authenticate(request: FastifyRequest, db: Database, tokens: TokenSigner) {
+  const { token, claims } = await verifiedToken(request, tokens);
+  const check = checkedSession(db, claims, token);
+  if (!request.routeOptions.config.readsAlongsideSessionCheck) {
+    request.session = await check;
+    return;
+  }
+  // Awaited by the handler; until then a failed check must not count as an unhandled rejection.
+  check.catch(() => undefined);
+  request.pendingSession = { claims, check };
+}
+
+/** The session of a call that checks it alongside its read, once the check has answered. */
+export async function confirmedSession(request: FastifyRequest): Promise<Session> {
+  if (request.session) return request.session;
+  if (!request.pendingSession) throw new HttpError(401, "Authorization required", "token_missing");
+  request.session = await request.pendingSession.check;
+  return request.session;
+}
+
+/**
+ * A read that needs only the caller's user id, run while the session is checked rather than
+ * after it: on a database across a network this saves the session's round trip, which the
+ * search, asked at every letter typed, would otherwise pay each time. Only for reads with no
+ * effect: the read runs before a revoked token is known, and its result is dropped (the check's
+ * 401 is thrown instead) unless the session holds. The read's own SQL applies the permissions.
+ */
+export async function readAlongsideSessionCheck<Result>(
+  request: FastifyRequest,
+  read: (userId: number) => Promise<Result>,
+): Promise<{ session: Session; result: Result }> {
+  if (!request.pendingSession) throw new HttpError(401, "Authorization required", "token_missing");
+  const reading = read(request.pendingSession.claims.id);
+  // Both settle before either is looked at: a failed check never leaves a read unawaited.
+  const [session, result] = await Promise.allSettled([confirmedSession(request), reading]);
+  if (session.status === "rejected") throw session.reason;
+  if (result.status === "rejected") throw result.reason;
+  return { session: session.value, result: result.value };
 }
 
 /** The session of a route behind the authentication hook. */

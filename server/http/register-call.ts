@@ -10,6 +10,7 @@
  * describes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from "fastify";
+import { confirmedSession } from "../auth/authenticate.ts";
 import { HttpError } from "./errors.ts";
 import { undeclaredAnswer } from "./undeclared-answer.ts";
 import type * as z from "zod/v4/core";
@@ -67,6 +68,12 @@ export type CallHandler<Call extends CallDeclaration> = (
 export type CallOptions = {
   /** Bytes the body may hold, when the call allows more (or less) than the app's default. */
   bodyLimit?: number;
+  /**
+   * The handler waits for its session check itself, reading meanwhile (see
+   * readAlongsideSessionCheck). Input that fails validation still answers 401 first when the
+   * session does not hold, as on every other call.
+   */
+  readsAlongsideSessionCheck?: boolean;
 };
 
 function isJsonContentType(request: FastifyRequest) {
@@ -96,6 +103,9 @@ export function registerCall<Call extends CallDeclaration>(
     url: fastifyPath(call.path),
     schema,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    ...(options.readsAlongsideSessionCheck
+      ? { config: { readsAlongsideSessionCheck: true }, attachValidation: true }
+      : {}),
     // Runs before validation: a JSON call refuses a body of another type (multipart, a form)
     // with a 415, and keeps the body as sent (see sentBody).
     preValidation: async (request: FastifyRequest) => {
@@ -113,7 +123,18 @@ export function registerCall<Call extends CallDeclaration>(
       request.log.error({ call: `${call.method} ${call.path}` }, problem);
       return payload;
     },
-    handler: handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+    handler: options.readsAlongsideSessionCheck
+      ? async (request: FastifyRequest, reply: FastifyReply) => {
+          if (request.validationError) {
+            await confirmedSession(request);
+            throw request.validationError;
+          }
+          return (handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>)(
+            request,
+            reply,
+          );
+        }
+      : (handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>),
   });
   app.registeredCalls.push(call);
 }

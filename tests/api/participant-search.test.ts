@@ -6,7 +6,7 @@ import {
   participantSearchResponse,
   type ParticipantSearchResult,
 } from "../../src/contracts/participant.ts";
-import { participants } from "../../server/db/schema.ts";
+import { participants, users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const search = (studyId: number | string, siteId: number | string, text?: string) =>
@@ -213,5 +213,46 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/clinro_searc
   it("answers 401 before anything else when there is no token", async () => {
     expect((await api.request("GET", search(101, 1011, "thistle"))).statusCode).toBe(401);
     expect((await api.request("GET", search(101, 1011))).statusCode).toBe(401);
+  });
+
+  // The search reads while its session is checked (server/auth/authenticate.ts): what it found
+  // must never reach a token that no longer holds, and such a token hears 401 before anything else.
+  it("answers 401 token_revoked, not the rows, once the token is signed out", async () => {
+    const token = await api.signIn("staff1@demo.test");
+    const before = await api.request("GET", search(101, 1011, "a"), { token });
+    expect(before.statusCode).toBe(200);
+    expect(participantSearchResponse.parse(before.json()).response.length).toBeGreaterThan(0);
+
+    expect((await api.request("POST", "/control/clinro/logout", { token })).statusCode).toBe(204);
+    for (const path of [
+      search(101, 1011, "a"),
+      // A site of no access, and input that fails validation: still the 401 first.
+      search(102, 1021, "a"),
+      search("abc", 1011, "a"),
+      search(101, 1011, "x".repeat(101)),
+    ]) {
+      const after = await api.request("GET", path, { token });
+      expect(after.statusCode, path).toBe(401);
+      expect(errorBody.parse(after.json()), path).toEqual({
+        message: "Token has been signed out",
+        code: "token_revoked",
+      });
+    }
+  });
+
+  it("answers 401 token_invalid to a token signed before the user's password changed", async () => {
+    const token = await api.signIn("staff3@demo.test");
+    const [user] = await api.db.select().from(users).where(eq(users.username, "staff3@demo.test"));
+    await api.db
+      .update(users)
+      .set({ tokenVersion: user!.tokenVersion + 1 })
+      .where(eq(users.id, user!.id));
+    try {
+      const response = await api.request("GET", search(101, 1011, "a"), { token });
+      expect(response.statusCode).toBe(401);
+      expect(errorBody.parse(response.json()).code).toBe("token_invalid");
+    } finally {
+      await api.db.update(users).set({ tokenVersion: user!.tokenVersion }).where(eq(users.id, user!.id));
+    }
   });
 });

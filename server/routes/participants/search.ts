@@ -9,7 +9,7 @@ import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, exists, ilike, or, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../src/contracts/participant.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { readAlongsideSessionCheck } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { participants } from "../../db/schema.ts";
@@ -106,13 +106,23 @@ function searchRows(db: Database, userId: number, studyId: number, siteId: numbe
 }
 
 export function participantSearchRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerCall(app, searchParticipantsCall, async (request): Promise<ParticipantSearchResponse> => {
-    const { user } = requireSession(request);
-    const { studyId, siteId } = request.params;
-    const { search_value } = request.query;
-    const rows = await searchRows(ctx.db, user.id, studyId, siteId, search_value);
-    // No rows: nothing matched, or the site is not the user's; only the second is a 403.
-    if (rows.length === 0 && !(await canReadSite(ctx.db, user.id, studyId, siteId))) throw siteForbidden();
-    return { response: rows };
-  });
+  registerCall(
+    app,
+    searchParticipantsCall,
+    async (request): Promise<ParticipantSearchResponse> => {
+      const { studyId, siteId } = request.params;
+      const { search_value } = request.query;
+      // Asked at every letter typed: the search runs while the session is checked. Its SQL holds
+      // the site access rule, and its rows are dropped if the session does not hold.
+      const { session, result: rows } = await readAlongsideSessionCheck(request, (userId) =>
+        searchRows(ctx.db, userId, studyId, siteId, search_value),
+      );
+      // No rows: nothing matched, or the site is not the user's; only the second is a 403.
+      if (rows.length === 0 && !(await canReadSite(ctx.db, session.user.id, studyId, siteId))) {
+        throw siteForbidden();
+      }
+      return { response: rows };
+    },
+    { readsAlongsideSessionCheck: true },
+  );
 }
