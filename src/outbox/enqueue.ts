@@ -2,7 +2,8 @@
  * Handing a write to the outbox: it is stored in IndexedDB first, then a flush is asked for.
  * The returned id is the item's Idempotency-Key.
  */
-import { postEventsCall, uploadFileCall } from "../contracts/calls/instrument-calls.ts";
+import { postEventsCall } from "../contracts/calls/event-calls.ts";
+import { uploadFileCall } from "../contracts/calls/file-calls.ts";
 import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest } from "./outbox-item.ts";
 import { putItem, removeItem } from "./outbox-store.ts";
 import type { FileUploadFields } from "../contracts/files.ts";

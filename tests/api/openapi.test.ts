@@ -4,7 +4,7 @@ import { buildApp } from "../../server/app.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/client.ts";
 import { openApiDocument } from "../../server/http/openapi.ts";
 import { getStudyCall } from "../../src/contracts/calls/study-calls.ts";
-import { uploadFileCall } from "../../src/contracts/calls/instrument-calls.ts";
+import { uploadFileCall } from "../../src/contracts/calls/file-calls.ts";
 import { createTokenSigner } from "../../server/auth/tokens.ts";
 import { DEFAULT_LOGIN_RATE_LIMIT, TEST_SECRET_BYTES, TEST_TOKEN_TTL_S } from "../support/api-harness.ts";
 import { mkdtemp, rm } from "node:fs/promises";

@@ -4,7 +4,7 @@
  * also marks it read for the user; every participant and announcement named must be the user's
  * (403 otherwise).
  */
-import { postEventsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { postEventsCall } from "../../../src/contracts/calls/event-calls.ts";
 import { MAX_ID } from "../../../src/contracts/input-bounds.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";

@@ -5,7 +5,7 @@
  * are written in one transaction, once per Idempotency-Key; nothing touches the disk, so every
  * server of one database reads the file.
  */
-import { uploadFileCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { uploadFileCall } from "../../../src/contracts/calls/file-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";

@@ -1,10 +1,10 @@
 /**
- * Instrument lists, definitions, submissions and history (spec 02), events and file uploads.
+ * Instrument lists, definitions, submissions and history (spec 02). Events and file uploads have
+ * their own modules: the outbox sends them from the app's first chunk, which must not build the
+ * definition's and submission's schemas at start-up.
  */
 import * as z from "zod/mini";
 import { errorBody } from "../errors.ts";
-import { postEventsQuery, postEventsRequest, postEventsResponse } from "../events.ts";
-import { fileUploadFields, fileUploadResponse } from "../files.ts";
 import { defineCall } from "../http/define-call.ts";
 import {
   DEFINITION_ZIP_CONTENT_TYPE,
@@ -102,23 +102,4 @@ export const pendingInstrumentsCall = defineCall({
   summary: "Instances due for the user's participants in a study",
   query: pendingInstrumentsQuery,
   answers: { 200: pendingInstrumentsResponse, ...REFUSALS },
-});
-
-export const postEventsCall = defineCall({
-  method: "POST",
-  path: "/control/participants/me/events",
-  summary: "Record instrument events (opened, quit, completed, ...)",
-  query: postEventsQuery,
-  body: postEventsRequest,
-  idempotent: true,
-  answers: { 200: postEventsResponse, ...IDEMPOTENT_REFUSALS },
-});
-
-export const uploadFileCall = defineCall({
-  method: "POST",
-  path: "/control/file/upload",
-  summary: "Upload a file (photo, signature, document) for a participant",
-  body: { multipart: fileUploadFields, files: ["upload_file"] },
-  idempotent: true,
-  answers: { 200: fileUploadResponse, ...IDEMPOTENT_REFUSALS, 413: errorBody, 415: errorBody },
 });
