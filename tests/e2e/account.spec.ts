@@ -251,10 +251,8 @@ test.describe("session inactivity", () => {
   test("the inactivity lock counts down, opens with the password, then signs out at zero", async ({
     page,
   }) => {
-    // Two real countdowns (the lock at 4 s idle, then the sign-out 14 s after the unlock) and two
-    // password checks (argon2) take about 25 s of wall clock by design: more than the default
-    // 30 s leaves on a busy 2-core machine.
-    test.setTimeout(60_000);
+    // Two real countdowns and two password checks (argon2) take about 25 s of wall clock by
+    // design: within the config's 60 s per test.
     await signedIn(page, COORDINATOR);
     // The first lock counts down 30 s: the checks below (axe among them) take several seconds
     // on a busy machine, and the lock must still be open for the password.

@@ -246,7 +246,6 @@ test("Green, weight 0, age 100, Strongly disagree and pain 0: 0 answers, and the
 test("Green with pain 8 shows the combined note; Back to pain and 7 drops the later answers and the note", async ({
   page,
 }) => {
-  test.setTimeout(45_000);
   const { survey, instrumentId } = await openKitchenSink(page, IN_STUDY_102(81));
   await survey.expectStep("Kitchen sink");
   await survey.begin().click();

@@ -89,7 +89,6 @@ async function history(page: Page, participantId: number) {
 test("HAM-D 17 with known answers stores its total on the server and shows as completed", async ({
   page,
 }) => {
-  test.setTimeout(60_000);
   await openParticipant(page, 153);
   const survey = new SurveyPage(page);
   await survey.openFromParticipantHome("HAM-D 17");
