@@ -52,15 +52,17 @@ export function RootLayout() {
 
   // last_active, the idle modal and the inactivity logout: see SessionInactivity.
 
-  // Move focus to each new page's heading, so screen readers announce where the user is.
-  useEffect(
-    () =>
-      router.subscribe("onResolved", ({ pathChanged }) => {
-        if (!pathChanged) return;
-        requestAnimationFrame(() => document.querySelector<HTMLElement>("main h1")?.focus());
-      }),
-    [router],
-  );
+  // Move focus to each new page's heading, so screen readers announce where the user is. The
+  // first page usually resolves before the app mounts (main.tsx loads it first): it gets its
+  // focus here, on mount.
+  useEffect(() => {
+    const focusHeading = () =>
+      requestAnimationFrame(() => document.querySelector<HTMLElement>("main h1")?.focus());
+    if (router.state.resolvedLocation && router.state.status === "idle") focusHeading();
+    return router.subscribe("onResolved", ({ pathChanged }) => {
+      if (pathChanged) focusHeading();
+    });
+  }, [router]);
 
   return (
     <>
