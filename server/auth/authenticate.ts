@@ -2,7 +2,7 @@
  * Who is calling: verifies the bearer token, refuses revoked tokens and tokens signed before the
  * user's last password change, and attaches the signed-in user to the request.
  */
-import { eq, sql, type Placeholder } from "drizzle-orm";
+import { and, eq, exists, notExists, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/client.ts";
 import { revokedTokens, users } from "../db/schema.ts";
@@ -77,55 +77,66 @@ async function checkedSession(db: Database, claims: SessionClaims, token: string
 declare module "fastify" {
   interface FastifyContextConfig {
     /**
-     * The handler reads while the session is checked (readAlongsideSessionCheck): the
-     * authentication hook verifies the token's signature, starts the check, and does not wait.
+     * The handler's read holds the session check in its own SQL (sessionHolds): the
+     * authentication hook verifies the token's signature and leaves the stored side to the
+     * handler, which asks for it (confirmedSession) only when its read finds nothing.
      */
-    readsAlongsideSessionCheck?: boolean;
+    sessionCheckedByRead?: boolean;
   }
   interface FastifyRequest {
-    /** The session check of such a call, under way; its handler waits for it. */
-    pendingSession?: { claims: SessionClaims; check: Promise<Session> };
+    /** The signed claims of such a call, and its session check, run once when first asked for. */
+    pendingSession?: { claims: SessionClaims; check: () => Promise<Session> };
   }
 }
 
 export async function authenticate(request: FastifyRequest, db: Database, tokens: TokenSigner) {
   const { token, claims } = await verifiedToken(request, tokens);
-  const check = checkedSession(db, claims, token);
-  if (!request.routeOptions.config.readsAlongsideSessionCheck) {
-    request.session = await check;
+  if (!request.routeOptions.config.sessionCheckedByRead) {
+    request.session = await checkedSession(db, claims, token);
     return;
   }
-  // Awaited by the handler; until then a failed check must not count as an unhandled rejection.
-  check.catch(() => undefined);
-  request.pendingSession = { claims, check };
+  let check: Promise<Session> | undefined;
+  request.pendingSession = { claims, check: () => (check ??= checkedSession(db, claims, token)) };
 }
 
-/** The session of a call that checks it alongside its read, once the check has answered. */
+/** The session of a call whose read holds the session check, checked on its own. */
 export async function confirmedSession(request: FastifyRequest): Promise<Session> {
   if (request.session) return request.session;
   if (!request.pendingSession) throw new HttpError(401, "Authorization required", "token_missing");
-  request.session = await request.pendingSession.check;
+  request.session = await request.pendingSession.check();
   return request.session;
 }
 
-/**
- * A read that needs only the caller's user id, run while the session is checked rather than
- * after it: on a database across a network this saves the session's round trip, which the
- * search, asked at every letter typed, would otherwise pay each time. Only for reads with no
- * effect: the read runs before a revoked token is known, and its result is dropped (the check's
- * 401 is thrown instead) unless the session holds. The read's own SQL applies the permissions.
- */
-export async function readAlongsideSessionCheck<Result>(
-  request: FastifyRequest,
-  read: (userId: number) => Promise<Result>,
-): Promise<{ session: Session; result: Result }> {
+/** The signed claims of a call whose read holds the session check: whose read it is. */
+export function unconfirmedClaims(request: FastifyRequest): SessionClaims {
   if (!request.pendingSession) throw new HttpError(401, "Authorization required", "token_missing");
-  const reading = read(request.pendingSession.claims.id);
-  // Both settle before either is looked at: a failed check never leaves a read unawaited.
-  const [session, result] = await Promise.allSettled([confirmedSession(request), reading]);
-  if (session.status === "rejected") throw session.reason;
-  if (result.status === "rejected") throw result.reason;
-  return { session: session.value, result: result.value };
+  return request.pendingSession.claims;
+}
+
+/**
+ * The session check as a condition of another query: the token's user exists at the token's
+ * version and the token is not revoked (what checkedSession asks, in its own round trip). A read
+ * that answers rows only under it has proved the session in the same statement: the search,
+ * asked at every letter typed, saves a round trip, and on the embedded database (one query at a
+ * time) a whole query. The read runs before a revoked token is known: only for reads with no
+ * effect, whose SQL also applies the permissions. A read that finds nothing cannot tell a lapsed
+ * session from no match: it asks confirmedSession, and a lapsed session answers its 401.
+ */
+export function sessionHolds(
+  db: Database,
+  userId: number | Placeholder,
+  tokenVersion: number | Placeholder,
+  jti: string | Placeholder,
+) {
+  return and(
+    exists(
+      db
+        .select({ id: users.id })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.tokenVersion, tokenVersion))),
+    ),
+    notExists(db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, jti))),
+  );
 }
 
 /** The session of a route behind the authentication hook. */

@@ -69,11 +69,11 @@ export type CallOptions = {
   /** Bytes the body may hold, when the call allows more (or less) than the app's default. */
   bodyLimit?: number;
   /**
-   * The handler waits for its session check itself, reading meanwhile (see
-   * readAlongsideSessionCheck). Input that fails validation still answers 401 first when the
-   * session does not hold, as on every other call.
+   * The handler's read holds the session check in its SQL (see sessionHolds), and it checks the
+   * session on its own only when the read finds nothing. Input that fails validation still
+   * answers 401 first when the session does not hold, as on every other call.
    */
-  readsAlongsideSessionCheck?: boolean;
+  sessionCheckedByRead?: boolean;
 };
 
 function isJsonContentType(request: FastifyRequest) {
@@ -103,8 +103,8 @@ export function registerCall<Call extends CallDeclaration>(
     url: fastifyPath(call.path),
     schema,
     ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
-    ...(options.readsAlongsideSessionCheck
-      ? { config: { readsAlongsideSessionCheck: true }, attachValidation: true }
+    ...(options.sessionCheckedByRead
+      ? { config: { sessionCheckedByRead: true }, attachValidation: true }
       : {}),
     // Runs before validation: a JSON call refuses a body of another type (multipart, a form)
     // with a 415, and keeps the body as sent (see sentBody).
@@ -123,7 +123,7 @@ export function registerCall<Call extends CallDeclaration>(
       request.log.error({ call: `${call.method} ${call.path}` }, problem);
       return payload;
     },
-    handler: options.readsAlongsideSessionCheck
+    handler: options.sessionCheckedByRead
       ? async (request: FastifyRequest, reply: FastifyReply) => {
           if (request.validationError) {
             await confirmedSession(request);

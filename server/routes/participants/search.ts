@@ -9,7 +9,8 @@ import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, exists, ilike, or, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../src/contracts/participant.ts";
-import { readAlongsideSessionCheck } from "../../auth/authenticate.ts";
+import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
+import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { participants } from "../../db/schema.ts";
@@ -28,12 +29,17 @@ export function searchPatterns(searchValue: string) {
 
 /**
  * The search's query, apart from the route so that bench/search can run the very same SQL bare
- * (its `toSQL()`) beside the HTTP call. It holds the site access rule itself: rows come back
- * only when the user may read the site, and a search that finds something costs one round trip.
+ * (its `toSQL()`) beside the HTTP call. It holds the session check and the site access rule
+ * itself: rows come back only while the token holds and the user may read the site, so a search
+ * that finds something costs one query, session check included.
  */
 export function participantSearchSelect(
   db: Database,
-  userId: number | Placeholder,
+  session: {
+    userId: number | Placeholder;
+    tokenVersion: number | Placeholder;
+    jti: string | Placeholder;
+  },
   studyId: number | Placeholder,
   siteId: number | Placeholder,
   patterns: (string | Placeholder)[],
@@ -53,7 +59,8 @@ export function participantSearchSelect(
       and(
         eq(participants.studyId, studyId),
         eq(participants.siteId, siteId),
-        exists(siteAccess(db, userId, studyId, siteId)),
+        sessionHolds(db, session.userId, session.tokenVersion, session.jti),
+        exists(siteAccess(db, session.userId, studyId, siteId)),
         ...patterns.map((pattern) =>
           or(
             ilike(participants.lname, pattern),
@@ -77,7 +84,11 @@ function prepareSearch(db: Database, wordCount: number) {
   const patterns = Array.from({ length: wordCount }, (_, index) => sql.placeholder(`pattern${index}`));
   const select = participantSearchSelect(
     db,
-    sql.placeholder("userId"),
+    {
+      userId: sql.placeholder("userId"),
+      tokenVersion: sql.placeholder("tokenVersion"),
+      jti: sql.placeholder("jti"),
+    },
     sql.placeholder("studyId"),
     sql.placeholder("siteId"),
     patterns,
@@ -85,7 +96,13 @@ function prepareSearch(db: Database, wordCount: number) {
   return select.prepare(`participant_search_${wordCount}`);
 }
 
-function searchRows(db: Database, userId: number, studyId: number, siteId: number, searchValue: string) {
+function searchRows(
+  db: Database,
+  claims: SessionClaims,
+  studyId: number,
+  siteId: number,
+  searchValue: string,
+) {
   const patterns = searchPatterns(searchValue);
   let byWordCount = preparedSearches.get(db);
   if (!byWordCount) {
@@ -98,7 +115,9 @@ function searchRows(db: Database, userId: number, studyId: number, siteId: numbe
     byWordCount.set(patterns.length, prepared);
   }
   return prepared.execute({
-    userId,
+    userId: claims.id,
+    tokenVersion: claims.ver,
+    jti: claims.jti,
     studyId,
     siteId,
     ...Object.fromEntries(patterns.map((pattern, index) => [`pattern${index}`, pattern])),
@@ -112,17 +131,20 @@ export function participantSearchRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request): Promise<ParticipantSearchResponse> => {
       const { studyId, siteId } = request.params;
       const { search_value } = request.query;
-      // Asked at every letter typed: the search runs while the session is checked. Its SQL holds
-      // the site access rule, and its rows are dropped if the session does not hold.
-      const { session, result: rows } = await readAlongsideSessionCheck(request, (userId) =>
-        searchRows(ctx.db, userId, studyId, siteId, search_value),
-      );
-      // No rows: nothing matched, or the site is not the user's; only the second is a 403.
-      if (rows.length === 0 && !(await canReadSite(ctx.db, session.user.id, studyId, siteId))) {
-        throw siteForbidden();
-      }
-      return { response: rows };
+      // Asked at every letter typed: one query, which holds the session check and the site
+      // access rule (participantSearchSelect). Rows prove both.
+      const claims = unconfirmedClaims(request);
+      const rows = await searchRows(ctx.db, claims, studyId, siteId, search_value);
+      if (rows.length > 0) return { response: rows };
+      // No rows: a session that no longer holds (its 401 comes first), a site that is not the
+      // user's (403), or nothing matched.
+      const [, mayRead] = await Promise.all([
+        confirmedSession(request),
+        canReadSite(ctx.db, claims.id, studyId, siteId),
+      ]);
+      if (!mayRead) throw siteForbidden();
+      return { response: [] };
     },
-    { readsAlongsideSessionCheck: true },
+    { sessionCheckedByRead: true },
   );
 }
