@@ -7,11 +7,7 @@ import fastifyWebsocket from "@fastify/websocket";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import Fastify, { type FastifyError, type FastifyReply } from "fastify";
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from "fastify-type-provider-zod";
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from "fastify-type-provider-zod";
 import packageJson from "../package.json" with { type: "json" };
 import { openApiCall } from "../src/contracts/calls/account-calls.ts";
 import { DOCUMENT_MAX_BYTES } from "../src/contracts/files.ts";
@@ -19,6 +15,7 @@ import { SIGNAL_MESSAGE_MAX_BYTES } from "../src/contracts/visits.ts";
 import type { AppContext } from "./context.ts";
 import { recordForbidden } from "./audit/audit-trail.ts";
 import { authenticate } from "./auth/authenticate.ts";
+import { answerSerializerCompiler } from "./http/answer-serializer.ts";
 import { createBackgroundTasks, type BackgroundTasks } from "./http/background-tasks.ts";
 import { HttpError, invalidRequest } from "./http/errors.ts";
 import { errorSummary } from "./http/error-summary.ts";
@@ -117,7 +114,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   // Routes are registered from their declarations (server/http/register-call.ts): zod validates
   // what comes in and checks the JSON that goes out.
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler);
   app.decorate("registeredCalls", []);
   app.decorate("strictAnswers", options.strictAnswers ?? false);
 
