@@ -5,8 +5,9 @@
  * fastify-type-provider-zod's compiler encodes (zod's backward direction, made for codecs), and
  * in that direction zod runs every schema that has checks twice: a first pass without its checks,
  * then the pass with them. A search answer of 200 rows was checked twice, most of a millisecond
- * of every search. The API's answers hold no codecs and no defaults, so the forward parse applies
- * the same rules, once.
+ * of every search. The API's answers hold no codecs, so the forward parse applies the same rules,
+ * once. It also fills in defaults, where a schema has them (a survey definition's): the app's
+ * parse would fill in the same.
  */
 import type { FastifySerializerCompiler } from "fastify/types/schema.js";
 import { ResponseSerializationError } from "fastify-type-provider-zod";

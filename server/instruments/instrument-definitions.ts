@@ -88,21 +88,28 @@ const parsedDefinitions = new Map<number, SurveyDefinition>();
 const PARSED_DEFINITIONS_MAX = 200;
 
 /**
+ * The served definition of a row as the engine parses and checks it (defaults filled in), or
+ * undefined when it does not pass: rows never change, so a pass holds for the process's life.
+ */
+export function checkedDefinition(row: DefinitionRow): SurveyDefinition | undefined {
+  const cached = parsedDefinitions.get(row.id);
+  if (cached) return cached;
+  const result = parseSurveyDefinition(servedDefinition(row));
+  if (!result.ok) return undefined;
+  if (parsedDefinitions.size >= PARSED_DEFINITIONS_MAX) parsedDefinitions.clear();
+  parsedDefinitions.set(row.id, result.definition);
+  return result.definition;
+}
+
+/**
  * The served definition of a row, parsed by the engine (defaults filled in), to check a
  * submission against. Stored rows were validated when imported; one that no longer parses (an
  * engine change) is a server fault, not the client's.
  */
 export function parsedDefinition(row: DefinitionRow): SurveyDefinition {
-  const cached = parsedDefinitions.get(row.id);
-  if (cached) return cached;
+  const checked = checkedDefinition(row);
+  if (checked) return checked;
   const result = parseSurveyDefinition(servedDefinition(row));
-  if (!result.ok) {
-    const problems = result.problems.map(formatDefinitionProblem).join("; ");
-    throw new Error(
-      `Stored definition ${row.id} (instrument ${row.instrumentId}) does not parse: ${problems}`,
-    );
-  }
-  if (parsedDefinitions.size >= PARSED_DEFINITIONS_MAX) parsedDefinitions.clear();
-  parsedDefinitions.set(row.id, result.definition);
-  return result.definition;
+  const problems = result.ok ? "" : result.problems.map(formatDefinitionProblem).join("; ");
+  throw new Error(`Stored definition ${row.id} (instrument ${row.instrumentId}) does not parse: ${problems}`);
 }

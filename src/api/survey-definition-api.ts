@@ -29,18 +29,29 @@ export type LoadedDefinition = {
 
 /**
  * Reads (unzipping when needed) and validates a definition; problems name question and field.
- * A body this device validated before is taken from validated-definitions.ts instead of being
- * validated again.
+ * One the server checked for this very app version (validated_for_app) is taken as checked: the
+ * server ran these same rules on it. A body this device validated before is taken from
+ * validated-definitions.ts instead of being validated again.
  */
 export async function parseDefinitionBody(body: unknown): Promise<LoadedDefinition> {
+  const json = await readDefinitionBody(body);
+  if (isCheckedForThisApp(json)) return loadedDefinition(json, json as SurveyDefinition);
   const key = await validatedDefinitionKey(body, __APP_VERSION__);
   const known = key === undefined ? undefined : await readValidatedDefinition<LoadedDefinition>(key);
   if (known) return known;
-  const loaded = await validateDefinitionBody(body);
+  const loaded = validateDefinition(json);
   // Once the page is idle: storing copies the whole definition, and the first question waits
   // for nothing but the validation.
   if (key !== undefined) whenIdle(() => void rememberValidatedDefinition(key, loaded));
   return loaded;
+}
+
+function isCheckedForThisApp(json: unknown) {
+  return (
+    typeof json === "object" &&
+    json !== null &&
+    (json as { validated_for_app?: unknown }).validated_for_app === __APP_VERSION__
+  );
 }
 
 function whenIdle(work: () => void) {
@@ -48,15 +59,22 @@ function whenIdle(work: () => void) {
   else setTimeout(work, 0);
 }
 
-async function validateDefinitionBody(body: unknown): Promise<LoadedDefinition> {
-  const json = await readDefinitionBody(body);
+function validateDefinition(json: unknown): LoadedDefinition {
   const parsed = parseSurveyDefinition(json);
   if (!parsed.ok) {
     throw new DefinitionFileError(parsed.problems.map(formatDefinitionProblem).join("; "));
   }
+  return loadedDefinition(json, parsed.definition);
+}
+
+function loadedDefinition(json: unknown, definition: SurveyDefinition): LoadedDefinition {
   const facts = instrumentFacts.safeParse(json);
+  // The server's mark is no part of the survey: a submission carries a copy of it.
+  const { validated_for_app: _mark, ...survey } = definition as SurveyDefinition & {
+    validated_for_app?: unknown;
+  };
   return {
-    definition: parsed.definition,
+    definition: survey,
     displayName: facts.success ? facts.data.display_name : undefined,
     permissions: facts.success ? facts.data.permissions : undefined,
   };

@@ -49,6 +49,12 @@ export const definitionResponse = z.extend(surveyDefinition, {
   /** The instrument's name in lists, and the role codes that may administer it. */
   display_name: z.string(),
   permissions: z.array(z.string()),
+  /**
+   * The app version whose engine checked this definition on the server, in full (the zod schema
+   * and the cross-checks), its defaults filled in; absent when it did not pass. An app of that
+   * version takes the definition as checked; any other validates it itself.
+   */
+  validated_for_app: z.optional(z.string()),
 });
 export type DefinitionResponse = z.infer<typeof definitionResponse>;
 

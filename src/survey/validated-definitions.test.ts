@@ -79,3 +79,25 @@ describe("a definition is validated once on this device", () => {
     );
   });
 });
+
+describe("a definition the server checked for this app version", () => {
+  it("is taken as checked, without the server's mark", async () => {
+    const body = freshBody("checked by the server", { validated_for_app: "test" });
+    const loaded = await parseDefinitionBody(body);
+    expect(validator.calls).toBe(0);
+    expect(loaded.displayName).toBe("checked by the server");
+    expect(loaded.permissions).toEqual(["SC"]);
+    expect(loaded.definition).not.toHaveProperty("validated_for_app");
+    expect(loaded.definition.order).toEqual(everyTypeDefinitionJson.order);
+  });
+
+  it("is validated here when another app version checked it, and its problems named", async () => {
+    await parseDefinitionBody(freshBody("checked by another version", { validated_for_app: "3.0.0" }));
+    expect(validator.calls).toBe(1);
+    const invalid = freshBody("another version, invalid", {
+      validated_for_app: "3.0.0",
+      order: ["no-such-question"],
+    });
+    await expect(parseDefinitionBody(invalid)).rejects.toThrow(/no-such-question/);
+  });
+});

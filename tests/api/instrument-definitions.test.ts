@@ -2,6 +2,7 @@ import { gunzipSync } from "node:zlib";
 import { and, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, expect, it } from "vitest";
+import packageJson from "../../package.json" with { type: "json" };
 import { errorBody } from "../../src/contracts/errors.ts";
 import { definitionPath, definitionResponse } from "../../src/contracts/instrument-calls.ts";
 import { instrumentUrl } from "../../src/contracts/instrument-lists.ts";
@@ -117,13 +118,61 @@ describeOnEachDatabase("the survey definition call", (api) => {
     expect(parseDefinitionOrThrow(json).order.length).toBeGreaterThan(20);
   });
 
+  // An app of the server's version takes such a definition as checked (src/api/survey-definition-api.ts).
+  it("marks a definition that passes the engine's checks with the server's version, defaults filled in, as JSON and in a zip", async () => {
+    const { coordinator } = await signedIn();
+    for (const slug of ["ham-d-17", "kitchen-sink"]) {
+      const id = await idOf(101, slug);
+      const response = await api.request("GET", definitionUrl(101, id, slug), { token: coordinator });
+      expect(response.statusCode).toBe(200);
+      const json =
+        response.headers["content-type"] === "application/zip"
+          ? (JSON.parse(
+              strFromU8(unzipSync(new Uint8Array(response.rawPayload))[`${slug}.json`]!),
+            ) as unknown)
+          : response.json();
+      const body = definitionResponse.parse(json);
+      expect(body.validated_for_app, slug).toBe(packageJson.version);
+      // What the engine would make of it, every default in place: nothing left for the app to fill.
+      const { validated_for_app: _mark, ...served } = json as Record<string, unknown>;
+      expect(served, slug).toEqual(parseDefinitionOrThrow(served));
+    }
+  });
+
+  it("serves a stored definition that no longer passes the engine's checks as stored, without the mark", async () => {
+    const { coordinator } = await signedIn();
+    const [created] = await api.db
+      .insert(instruments)
+      .values({
+        studyId: 103,
+        name: "Broken",
+        displayName: "Broken",
+        instrumentType: "CLINRO",
+        slug: "broken",
+      })
+      .returning({ id: instruments.id });
+    const cgi = readDemoDefinition("cgi-s");
+    await api.db.insert(instrumentDefinitions).values({
+      instrumentId: created!.id,
+      versionNumber: 1,
+      definition: { ...cgi, order: [...(cgi.order as string[]), "no-such-question"] },
+    });
+    const response = await api.request("GET", definitionUrl(103, created!.id, "broken"), {
+      token: coordinator,
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json() as Record<string, unknown>;
+    expect(body.validated_for_app).toBeUndefined();
+    expect(body.order).toContain("no-such-question");
+  });
+
   it("every clinician instrument of every demo study has a definition", async () => {
     const { coordinator } = await signedIn();
     const rows = await api.db
       .select({ id: instruments.id, studyId: instruments.studyId, slug: instruments.slug })
       .from(instruments)
       .where(eq(instruments.instrumentType, "CLINRO"));
-    const demo = rows.filter((row) => row.slug !== "versioned");
+    const demo = rows.filter((row) => row.slug !== "versioned" && row.slug !== "broken");
     expect(new Set(demo.map((row) => row.studyId))).toEqual(new Set([101, 102, 103]));
     for (const row of demo) {
       const response = await api.request("GET", definitionUrl(row.studyId, row.id, row.slug), {

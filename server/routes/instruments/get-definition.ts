@@ -14,7 +14,9 @@ import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instruments } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
+import packageJson from "../../../package.json" with { type: "json" };
 import {
+  checkedDefinition,
   latestDefinition,
   servedDefinition,
   zipDefinition,
@@ -57,12 +59,18 @@ export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!definition) {
         throw new HttpError(404, `Instrument ${instrumentId} has no definition yet.`, "definition_not_found");
       }
+      // Checked here by the engine's own rules, once per version (the check is cached): an app
+      // of this same version takes it as checked instead of validating 1,000 questions again
+      // before its first question (validated_for_app). One that does not pass goes as stored,
+      // and the app's own validation names its problems.
+      const checked = checkedDefinition(definition);
       // Who may administer it comes along, so the page can show the access-denied panel without
       // another call (and offline, from the worker's cache).
       const served = {
-        ...servedDefinition(definition),
+        ...(checked ?? servedDefinition(definition)),
         display_name: instrument.displayName,
         permissions: instrument.permissions,
+        ...(checked ? { validated_for_app: packageJson.version } : {}),
       };
       reply.header("cache-control", "no-cache");
       if (definition.servedAs === "zip") {
