@@ -27,6 +27,7 @@ import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
 import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
 import { outboxQuery } from "../outbox-ui/use-outbox.ts";
+import { openDraftStore } from "../outbox/drafts.ts";
 import { definitionBodyQuery } from "../api/survey-definition-body.ts";
 import { alreadySetMessage } from "../features/password/already-set-message.ts";
 import { mayListUsers } from "../features/users/user-list.ts";
@@ -360,9 +361,11 @@ const instrumentRoute = createRoute({
       instrument: params.instrument,
     }),
   },
-  // The download starts with the navigation, while the route's code is still loading.
+  // The download starts with the navigation, while the route's code is still loading, and so
+  // does the opening of the drafts database the page reads next.
   loader: ({ context, params, location }) => {
     void context.queryClient.prefetchQuery(definitionBodyQuery({ ...params, searchStr: location.searchStr }));
+    openDraftStore();
   },
   component: lazyPage(
     () => import("../features/instrument/instrument-route.tsx"),

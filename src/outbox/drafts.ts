@@ -14,6 +14,15 @@ const UNREADABLE_PREFIX = "unreadable:";
 
 export type Draft<T> = { key: string; userId: number; savedAt: number; value: T };
 
+/**
+ * Opens the drafts database before the page reads its draft: on a device's first visit the
+ * browser creates it, tens of milliseconds that the instrument route's loader overlaps with the
+ * page's code and first render instead of the first question waiting on them.
+ */
+export function openDraftStore() {
+  draftStore("readonly", () => undefined).catch(() => undefined);
+}
+
 /** One draft per user, study, participant and form. */
 export function draftKeyFor(parts: {
   userId: number;
