@@ -5,7 +5,7 @@
  */
 import {
   persistQueryClientRestore,
-  persistQueryClientSubscribe,
+  persistQueryClientSave,
   type PersistedClient,
   type Persister,
 } from "@tanstack/query-persist-client-core";
@@ -28,6 +28,44 @@ export function deletePersistedQueries(userId: number) {
   return del(userId, cacheStore);
 }
 
+/** The cache events that change what is persisted (not observers coming and going). */
+const CHANGES = new Set(["added", "removed", "updated"]);
+
+/**
+ * Saves the cache after its changes, one save at a time: changes made while a save is under way
+ * are saved together by the next one. The library's own subscription saves at every change, and
+ * a page's first load makes dozens (each query added, fetching, answered): dozens of IndexedDB
+ * writes that the browser runs in turn, and the page's own first read (its draft) waited behind
+ * them. The last change is still saved as soon as the save before it is done. Once stopped,
+ * nothing more is saved: a save under way was asked before whatever the caller does next.
+ */
+function saveAfterChanges(queryClient: QueryClient, save: () => Promise<void>) {
+  let saving = false;
+  let changed = false;
+  let stopped = false;
+  const saveChanges = async () => {
+    saving = true;
+    while (changed && !stopped) {
+      changed = false;
+      // A failed save (quota, private mode) leaves the next change to try again.
+      await save().catch(() => undefined);
+    }
+    saving = false;
+  };
+  const onChange = ({ type }: { type: string }) => {
+    if (!CHANGES.has(type)) return;
+    changed = true;
+    if (!saving) void saveChanges();
+  };
+  const stopQueries = queryClient.getQueryCache().subscribe(onChange);
+  const stopMutations = queryClient.getMutationCache().subscribe(onChange);
+  return () => {
+    stopped = true;
+    stopQueries();
+    stopMutations();
+  };
+}
+
 export function persistQueries(queryClient: QueryClient, appVersion: string) {
   let currentUserId: number | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -46,14 +84,16 @@ export function persistQueries(queryClient: QueryClient, appVersion: string) {
       maxAge: PERSISTED_QUERY_MAX_AGE_MS,
       buster: appVersion,
     });
-    unsubscribe = persistQueryClientSubscribe({
-      queryClient,
-      persister,
-      buster: appVersion,
-      dehydrateOptions: {
-        shouldDehydrateQuery: (query) => query.state.status === "success" && query.meta?.persist === true,
-      },
-    });
+    unsubscribe = saveAfterChanges(queryClient, () =>
+      persistQueryClientSave({
+        queryClient,
+        persister,
+        buster: appVersion,
+        dehydrateOptions: {
+          shouldDehydrateQuery: (query) => query.state.status === "success" && query.meta?.persist === true,
+        },
+      }),
+    );
   };
   void follow();
   return subscribeToStoredUser(() => void follow());
