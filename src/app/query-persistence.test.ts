@@ -24,7 +24,14 @@ afterEach(async () => {
 });
 
 function signedInClient() {
-  setStoredUser({ token: "t", id: USER_ID, username: "staff1@demo.test", exp: 4_102_444_800 });
+  setStoredUser({
+    token: "t",
+    id: USER_ID,
+    username: "staff1@demo.test",
+    exp: 4_102_444_800,
+    is_temporary_password: false,
+    last_active: Date.now(),
+  });
   const queryClient = new QueryClient();
   stop = persistQueries(queryClient, "test");
   return queryClient;
