@@ -18,6 +18,8 @@
  * and cached the app and the definition (--installed-runs, as many as --runs by default).
  * Flags: --runs 5, --n 300,1000, --files (lists the files shipped), --waterfall (the first run's
  * requests in time order), --profile (where the main thread's time went, in a run of its own),
+ * --profile-out FILE (with --profile: that run's raw CPU profile), --trace-out FILE (a Chromium
+ * trace of a run of its own, for DevTools; with --profile, of the profiled run),
  * --reference (SurveyJS measured beside ours, below).
  * Runs `npm run build` first
  * when dist/ is missing or older than the sources, and serves a copy of dist/. Prints figures and
@@ -61,6 +63,10 @@ const { values: flags } = parseArgs({
     waterfall: { type: "boolean", default: false },
     /** Prints where the first run's main thread spent its time until the first question. */
     profile: { type: "boolean", default: false },
+    /** With --profile: also writes the raw CPU profile (CDP's JSON) to this file. */
+    "profile-out": { type: "string" },
+    /** With --profile: also writes a Chromium trace of that run (DevTools' format) to this file. */
+    "trace-out": { type: "string" },
     /** Measures SurveyJS too, on the same surveys, beside ours. */
     reference: { type: "boolean", default: false },
   },
@@ -263,6 +269,23 @@ async function importDefinition(
 // not exist in the page.
 
 /**
+ * What the probes write to the console once the first question is painted. The bench waits for
+ * this message rather than polling the page with waitForFunction: Playwright answers that by
+ * evaluating its own injected script (about 300 KB) in the page, 20-40 ms of the main thread
+ * that used to land in the middle of the load being measured. A console message reaches
+ * Playwright over the DevTools protocol and runs nothing in the page.
+ */
+const FIRST_PAINTED_SIGNAL = "__surveyBench: first question painted";
+
+/** Resolves when the page's probe says the first question is painted; set up before goto. */
+function firstPaintedSignal(page: Page) {
+  return page.waitForEvent("console", {
+    predicate: (message) => message.text() === FIRST_PAINTED_SIGNAL,
+    timeout: 60_000,
+  });
+}
+
+/**
  * Installed before the app's scripts run. A MutationObserver notes:
  * - first: the first time a question label is in the DOM with a size and its question's first
  *   control is enabled (dom), and the end of the frame that shows it (painted);
@@ -295,7 +318,7 @@ const PROBE_SCRIPT = `(() => {
     if (bench.first === null && firstIsReady(label)) {
       const first = { dom: now, painted: null, labelId: label.id };
       bench.first = first;
-      afterPaint((time) => { first.painted = time; });
+      afterPaint((time) => { first.painted = time; console.debug(${JSON.stringify(FIRST_PAINTED_SIGNAL)}); });
     }
     const pending = bench.pending;
     if (pending && label.id !== pending.from) {
@@ -559,14 +582,14 @@ async function oneRun(
     });
 
     const route = `${serverUrl}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${instrument.instrumentId}/${instrument.slug}`;
-    const profiler = profileThis ? await startProfile(page) : undefined;
+    const profiler = profileThis && flags.profile ? await startProfile(page) : undefined;
+    const traceFile = profileThis ? flags["trace-out"] : undefined;
+    if (traceFile) await browser.startTracing(page, { path: traceFile, screenshots: false });
+    const painted = firstPaintedSignal(page);
     await page.goto(route, { waitUntil: "commit" });
-    await page.waitForFunction(
-      () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench.first?.painted != null,
-      undefined,
-      { timeout: 60_000, polling: 50 },
-    );
+    await painted;
     const profile = profiler ? await profiler() : undefined;
+    if (traceFile) await browser.stopTracing();
     const firstLabel = plan[0]!.id;
     const probe = await page.evaluate(
       () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench,
@@ -665,6 +688,7 @@ async function startProfile(page: Page) {
   return async (): Promise<ProfileSummary> => {
     const { profile } = await cdp.send("Profiler.stop");
     await cdp.detach();
+    if (flags["profile-out"]) await writeFile(flags["profile-out"], JSON.stringify(profile));
     const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
     const byScript = new Map<string, number>();
     const byFunction = new Map<string, number>();
@@ -710,12 +734,11 @@ function definitionTiming(page: Page, definitionPath: string) {
   }, definitionPath);
 }
 
-async function waitForFirstQuestion(page: Page, firstId: string) {
-  await page.waitForFunction(
-    () => (window as unknown as { __surveyBench: ProbeState }).__surveyBench.first?.painted != null,
-    undefined,
-    { timeout: 60_000, polling: 50 },
-  );
+/** Navigates (goto or reload) and waits for the first question's paint, as the probe reports it. */
+async function navigateToFirstQuestion(page: Page, navigate: () => Promise<unknown>, firstId: string) {
+  const painted = firstPaintedSignal(page);
+  await navigate();
+  await painted;
   const probe = await page.evaluate(() => (window as unknown as { __surveyBench: ProbeState }).__surveyBench);
   if (probe.first?.labelId !== `question-label-${firstId}`) {
     throw new Error(`The first label seen was ${probe.first?.labelId}, not question-label-${firstId}`);
@@ -750,13 +773,11 @@ async function installedRun(
     page.setDefaultTimeout(60_000);
     const route = `${serverUrl}/studies/${STUDY_ID}/sites/${SITE_ID}/participants/${PARTICIPANT_ID}/instruments/${instrument.instrumentId}/${instrument.slug}`;
     const definitionPath = `/control/admin/studies/${STUDY_ID}/instruments/${instrument.instrumentId}/`;
-    await page.goto(route);
-    await waitForFirstQuestion(page, plan[0]!.id);
+    await navigateToFirstQuestion(page, () => page.goto(route), plan[0]!.id);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
       timeout: 60_000,
     });
-    await page.reload();
-    await waitForFirstQuestion(page, plan[0]!.id);
+    await navigateToFirstQuestion(page, () => page.reload(), plan[0]!.id);
     await page.waitForFunction(
       async (path) => {
         const cache = await caches.open("clinro-survey-definitions");
@@ -768,8 +789,7 @@ async function installedRun(
     // The validated copy is written after the page has its definition: give it a moment.
     await page.waitForTimeout(500);
 
-    await page.goto(route);
-    const first = await waitForFirstQuestion(page, plan[0]!.id);
+    const first = await navigateToFirstQuestion(page, () => page.goto(route), plan[0]!.id);
     await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => undefined);
     return {
       firstDom: first.dom,
@@ -911,7 +931,7 @@ const REFERENCE_PROBE_SCRIPT = `(() => {
     const first = { dom: now, painted: null, title: title.textContent };
     bench.first = first;
     observer.disconnect();
-    afterPaint((time) => { first.painted = time; });
+    afterPaint((time) => { first.painted = time; console.debug(${JSON.stringify(FIRST_PAINTED_SIGNAL)}); });
   });
   observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["disabled"] });
 })();`;
@@ -949,14 +969,11 @@ async function referenceRun(
       shipped.push(response.body().then((body) => ({ kind, gzip: gzipSync(body, { level: 9 }).length })));
     });
     const definitionPath = `/survey-${size}.json`;
+    const painted = firstPaintedSignal(page);
     await page.goto(`${referenceUrl}/?definition=${encodeURIComponent(definitionPath)}`, {
       waitUntil: "commit",
     });
-    await page.waitForFunction(
-      () => (window as unknown as { __surveyBench: ReferenceProbe }).__surveyBench.first?.painted != null,
-      undefined,
-      { timeout: 60_000, polling: 50 },
-    );
+    await painted;
     const probe = await page.evaluate(
       () => (window as unknown as { __surveyBench: ReferenceProbe }).__surveyBench,
     );
@@ -1273,9 +1290,10 @@ try {
     const { plan, instrument } = surveys.get(size)!;
     const runs: RunResult[] = [];
     // The profiler slows the page: its run is one more, never one of the figures.
-    const profile = flags.profile
-      ? (await oneRun(url, instrument, plan, storageState, true)).profile
-      : undefined;
+    const profile =
+      flags.profile || flags["trace-out"]
+        ? (await oneRun(url, instrument, plan, storageState, true)).profile
+        : undefined;
     for (let index = 0; index < RUNS; index++) {
       const runStarted = performance.now();
       runs.push({
