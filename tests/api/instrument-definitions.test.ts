@@ -80,6 +80,14 @@ describeOnEachDatabase("the survey definition call", (api) => {
     expect(zipped.headers["content-encoding"]).toBe("gzip");
     expect(zipped.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
     expect(JSON.parse(gunzipSync(zipped.rawPayload).toString("utf8"))).toEqual(plain.json());
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(String(zipped.headers.vary)).toMatch(/accept-encoding/i);
+    const gzipRefused = await api.request("GET", definitionUrl(101, id, "ham-d-17"), {
+      token: coordinator,
+      headers: { "accept-encoding": "gzip;q=0, identity" },
+    });
+    expect(gzipRefused.headers["content-encoding"]).toBeUndefined();
+    expect(gzipRefused.json()).toEqual(plain.json());
   });
 
   it("answers the same under /control/studies/ as under /control/admin/studies/", async () => {
@@ -172,7 +180,7 @@ describeOnEachDatabase("the survey definition call", (api) => {
       .select({ id: instruments.id, studyId: instruments.studyId, slug: instruments.slug })
       .from(instruments)
       .where(eq(instruments.instrumentType, "CLINRO"));
-    const demo = rows.filter((row) => row.slug !== "versioned" && row.slug !== "broken");
+    const demo = rows.filter((row) => !["versioned", "broken", "re-imported"].includes(row.slug));
     expect(new Set(demo.map((row) => row.studyId))).toEqual(new Set([101, 102, 103]));
     for (const row of demo) {
       const response = await api.request("GET", definitionUrl(row.studyId, row.id, row.slug), {
@@ -189,6 +197,52 @@ describeOnEachDatabase("the survey definition call", (api) => {
     });
     expect(response.statusCode).toBe(200);
     expect(definitionResponse.parse(response.json())).toMatchObject({ title: "Second", version: 2 });
+  });
+
+  it("serves a version imported after the call was last answered, checked and marked", async () => {
+    const { coordinator } = await signedIn();
+    const [created] = await api.db
+      .insert(instruments)
+      .values({
+        studyId: 103,
+        name: "Re-imported",
+        displayName: "Re-imported",
+        instrumentType: "CLINRO",
+        slug: "re-imported",
+      })
+      .returning({ id: instruments.id });
+    const cgi = readDemoDefinition("cgi-s");
+    const fetchDefinition = async () => {
+      const response = await api.request("GET", definitionUrl(103, created!.id, "re-imported"), {
+        token: coordinator,
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json() as Record<string, unknown>;
+    };
+    await api.db
+      .insert(instrumentDefinitions)
+      .values({ instrumentId: created!.id, versionNumber: 1, definition: { ...cgi, title: "Before" } });
+    expect(await fetchDefinition()).toMatchObject({ title: "Before", version: 1 });
+    // Asked twice: the second answer comes from the parse the first one kept.
+    expect(await fetchDefinition()).toMatchObject({ title: "Before", version: 1 });
+    await api.db
+      .insert(instrumentDefinitions)
+      .values({ instrumentId: created!.id, versionNumber: 2, definition: { ...cgi, title: "After" } });
+    expect(await fetchDefinition()).toMatchObject({
+      title: "After",
+      version: 2,
+      validated_for_app: packageJson.version,
+    });
+    // The instrument's own name and permissions, changed since, are the ones served.
+    await api.db
+      .update(instruments)
+      .set({ displayName: "Renamed", permissions: ["16"] })
+      .where(eq(instruments.id, created!.id));
+    expect(await fetchDefinition()).toMatchObject({
+      title: "After",
+      display_name: "Renamed",
+      permissions: ["16"],
+    });
   });
 
   /** [case, the instrument's study and slug, the study and slug asked for] */

@@ -15,12 +15,9 @@ import type { AppContext } from "../../context.ts";
 import { instruments } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
 import packageJson from "../../../package.json" with { type: "json" };
-import {
-  checkedDefinition,
-  latestDefinition,
-  servedDefinition,
-  zipDefinition,
-} from "../../instruments/instrument-definitions.ts";
+import { acceptsGzip } from "../../http/accepts-gzip.ts";
+import { checkedDefinitionAnswer } from "../../instruments/definition-answers.ts";
+import { latestServedDefinition, zipDefinition } from "../../instruments/instrument-definitions.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 
 const CALLS = [getDefinitionCall, getAdminDefinitionCall];
@@ -55,30 +52,47 @@ export function definitionRoutes(app: FastifyInstance, ctx: AppContext) {
           "instrument_not_found",
         );
       }
-      const definition = await latestDefinition(ctx.db, instrument.id);
-      if (!definition) {
+      // Checked by the engine's own rules, once per version (the check is cached): an app of
+      // this same version takes it as checked instead of validating 1,000 questions again before
+      // its first question (validated_for_app). One that does not pass goes as stored, and the
+      // app's own validation names its problems.
+      const latest = await latestServedDefinition(ctx.db, instrument.id);
+      if (!latest) {
         throw new HttpError(404, `Instrument ${instrumentId} has no definition yet.`, "definition_not_found");
       }
-      // Checked here by the engine's own rules, once per version (the check is cached): an app
-      // of this same version takes it as checked instead of validating 1,000 questions again
-      // before its first question (validated_for_app). One that does not pass goes as stored,
-      // and the app's own validation names its problems.
-      const checked = checkedDefinition(definition);
       // Who may administer it comes along, so the page can show the access-denied panel without
       // another call (and offline, from the worker's cache).
       const served = {
-        ...(checked ?? servedDefinition(definition)),
+        ...latest.definition,
         display_name: instrument.displayName,
         permissions: instrument.permissions,
-        ...(checked ? { validated_for_app: packageJson.version } : {}),
+        ...(latest.checked ? { validated_for_app: packageJson.version } : {}),
       };
       reply.header("cache-control", "no-cache");
-      if (definition.servedAs === "zip") {
-        return reply
+      if (latest.servedAs === "zip") {
+        reply
           .type(DEFINITION_ZIP_CONTENT_TYPE)
-          .header("content-disposition", `attachment; filename="${safeFileName(instrument.slug)}.zip"`)
-          .send(Buffer.from(zipDefinition(instrument.slug, served)));
+          .header("content-disposition", `attachment; filename="${safeFileName(instrument.slug)}.zip"`);
       }
+      const answer = latest.checked
+        ? checkedDefinitionAnswer(ctx.db, {
+            rowId: latest.rowId,
+            servedAs: latest.servedAs,
+            slug: instrument.slug,
+            displayName: instrument.displayName,
+            permissions: instrument.permissions,
+            served,
+          })
+        : undefined;
+      if (answer?.kind === "zip") return reply.send(answer.body);
+      if (answer?.kind === "json") {
+        // Checked against the answer schema when it was made (checkedDefinitionAnswer): the text,
+        // or its gzip kept with it, goes out as it is; @fastify/compress leaves an encoded body.
+        reply.type("application/json; charset=utf-8").header("vary", "accept-encoding");
+        if (!acceptsGzip(request.headers["accept-encoding"])) return reply.send(answer.text);
+        return reply.header("content-encoding", "gzip").send(answer.gzipped());
+      }
+      if (latest.servedAs === "zip") return reply.send(Buffer.from(zipDefinition(instrument.slug, served)));
       return reply.send(served);
     });
   }

@@ -112,7 +112,7 @@ export function submissionRoutes(app: FastifyInstance, ctx: AppContext) {
           "unknown_version",
         );
       }
-      const check = validateSubmission(parsedDefinition(definitionRow), payload!, {
+      const check = validateSubmission(parsedDefinition(ctx.db, definitionRow), payload!, {
         studyId: participant.studyId,
         participantId: participant.id,
         instrumentId: instrument.id,
