@@ -29,21 +29,19 @@ describeOnEachDatabase("the survey definition call", (api) => {
       coordinator: await api.signIn("coordinator@demo.test"),
       staff3: await api.signIn("staff3@demo.test"),
     }))());
+  /** A clinician instrument of this file's own in study 103, with no definition yet: its id. */
+  const addInstrument = async (slug: string, name: string) => {
+    const [row] = await api.db
+      .insert(instruments)
+      .values({ studyId: 103, name, displayName: name, instrumentType: "CLINRO", slug })
+      .returning({ id: instruments.id });
+    return row!.id;
+  };
   /** An instrument of this file's own, to add versions to. */
   let versioned = 0;
 
   beforeAll(async () => {
-    const [created] = await api.db
-      .insert(instruments)
-      .values({
-        studyId: 103,
-        name: "Versioned",
-        displayName: "Versioned",
-        instrumentType: "CLINRO",
-        slug: "versioned",
-      })
-      .returning({ id: instruments.id });
-    versioned = created!.id;
+    versioned = await addInstrument("versioned", "Versioned");
     const cgi = readDemoDefinition("cgi-s");
     await api.db.insert(instrumentDefinitions).values([
       { instrumentId: versioned, versionNumber: 1, definition: { ...cgi, title: "First" } },
@@ -149,23 +147,14 @@ describeOnEachDatabase("the survey definition call", (api) => {
 
   it("serves a stored definition that no longer passes the engine's checks as stored, without the mark", async () => {
     const { coordinator } = await signedIn();
-    const [created] = await api.db
-      .insert(instruments)
-      .values({
-        studyId: 103,
-        name: "Broken",
-        displayName: "Broken",
-        instrumentType: "CLINRO",
-        slug: "broken",
-      })
-      .returning({ id: instruments.id });
+    const created = await addInstrument("broken", "Broken");
     const cgi = readDemoDefinition("cgi-s");
     await api.db.insert(instrumentDefinitions).values({
-      instrumentId: created!.id,
+      instrumentId: created,
       versionNumber: 1,
       definition: { ...cgi, order: [...(cgi.order as string[]), "no-such-question"] },
     });
-    const response = await api.request("GET", definitionUrl(103, created!.id, "broken"), {
+    const response = await api.request("GET", definitionUrl(103, created, "broken"), {
       token: coordinator,
     });
     expect(response.statusCode).toBe(200);
@@ -201,19 +190,10 @@ describeOnEachDatabase("the survey definition call", (api) => {
 
   it("serves a version imported after the call was last answered, checked and marked", async () => {
     const { coordinator } = await signedIn();
-    const [created] = await api.db
-      .insert(instruments)
-      .values({
-        studyId: 103,
-        name: "Re-imported",
-        displayName: "Re-imported",
-        instrumentType: "CLINRO",
-        slug: "re-imported",
-      })
-      .returning({ id: instruments.id });
+    const created = await addInstrument("re-imported", "Re-imported");
     const cgi = readDemoDefinition("cgi-s");
     const fetchDefinition = async () => {
-      const response = await api.request("GET", definitionUrl(103, created!.id, "re-imported"), {
+      const response = await api.request("GET", definitionUrl(103, created, "re-imported"), {
         token: coordinator,
       });
       expect(response.statusCode).toBe(200);
@@ -221,13 +201,13 @@ describeOnEachDatabase("the survey definition call", (api) => {
     };
     await api.db
       .insert(instrumentDefinitions)
-      .values({ instrumentId: created!.id, versionNumber: 1, definition: { ...cgi, title: "Before" } });
+      .values({ instrumentId: created, versionNumber: 1, definition: { ...cgi, title: "Before" } });
     expect(await fetchDefinition()).toMatchObject({ title: "Before", version: 1 });
     // Asked twice: the second answer comes from the parse the first one kept.
     expect(await fetchDefinition()).toMatchObject({ title: "Before", version: 1 });
     await api.db
       .insert(instrumentDefinitions)
-      .values({ instrumentId: created!.id, versionNumber: 2, definition: { ...cgi, title: "After" } });
+      .values({ instrumentId: created, versionNumber: 2, definition: { ...cgi, title: "After" } });
     expect(await fetchDefinition()).toMatchObject({
       title: "After",
       version: 2,
@@ -237,7 +217,7 @@ describeOnEachDatabase("the survey definition call", (api) => {
     await api.db
       .update(instruments)
       .set({ displayName: "Renamed", permissions: ["16"] })
-      .where(eq(instruments.id, created!.id));
+      .where(eq(instruments.id, created));
     expect(await fetchDefinition()).toMatchObject({
       title: "After",
       display_name: "Renamed",
