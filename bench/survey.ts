@@ -107,6 +107,8 @@ const LATE_FIRST_STEP = 801;
  * the issue's own: no more than the 206 KiB it shipped that day.
  */
 const TARGETS = { firstQuestionMs: 840 / 2, nextMs: 17.9 / 2, heapMiB: 12.4 / 2, gzipKiB: 206 };
+/** The survey size issue 13 measured and set its first-question and heap targets at. */
+const TARGET_SIZE = 1000;
 /** The best-known engine's route: 444 KiB gzip. Issue 13 holds ours to its size of that day. */
 const BEST_KNOWN_GZIP_KIB = 444;
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -1024,7 +1026,12 @@ async function referenceRun(
 }
 type ReferenceProbe = { first: { dom: number; painted: number | null; title: string | null } | null };
 
-function printReference(version: string, ours: readonly RunResult[], reference: readonly ReferenceResult[]) {
+function printReference(
+  version: string,
+  size: number,
+  ours: readonly RunResult[],
+  reference: readonly ReferenceResult[],
+) {
   const kib = (bytes: number) => bytes / 1024;
   console.log(
     `  SurveyJS ${version} (reference, this machine, this sitting), ${reference.length} fresh-browser runs:`,
@@ -1040,16 +1047,18 @@ function printReference(version: string, ours: readonly RunResult[], reference: 
   for (const [label, of, digits, unit] of rows) row(label, reference.map(of), digits, unit);
   const ratio = (of: (r: RunResult | ReferenceResult) => number) =>
     median(ours.map(of)) / median(reference.map(of));
+  // The issue sets the ratio's target at its survey's size; other sizes are printed for the
+  // reading (SurveyJS's first question grows with the survey, ours hardly does).
+  const verdict = (value: number) =>
+    size === TARGET_SIZE
+      ? `target <= 0.50 ${value <= 0.5 ? "met" : "MISSED"}`
+      : `info: the target is at N = ${TARGET_SIZE.toLocaleString("en")}`;
   const paint = ratio((r) => r.firstPainted);
-  console.log(
-    `  ours / SurveyJS, median first question painted: ${paint.toFixed(2)} (target <= 0.50 ${paint <= 0.5 ? "met" : "MISSED"})`,
-  );
+  console.log(`  ours / SurveyJS, median first question painted: ${paint.toFixed(2)} (${verdict(paint)})`);
   // "On every run": our slowest run against SurveyJS's fastest, the least favourable pairing.
   const worst =
     Math.max(...ours.map((r) => r.firstPainted)) / Math.min(...reference.map((r) => r.firstPainted));
-  console.log(
-    `  ours / SurveyJS, our slowest run over its fastest: ${worst.toFixed(2)} (target <= 0.50 ${worst <= 0.5 ? "met" : "MISSED"})`,
-  );
+  console.log(`  ours / SurveyJS, our slowest run over its fastest: ${worst.toFixed(2)} (${verdict(worst)})`);
   console.log(
     `  ours / SurveyJS (info), median JS heap after GC: ${ratio((r) => r.heapAfterGc).toFixed(2)}; median JS + CSS gzip -9: ${ratio((r) => r.jsGzip + r.cssGzip).toFixed(2)}`,
   );
@@ -1365,7 +1374,7 @@ try {
   for (const [size, runs] of results) {
     printResults(size, runs, installedResults.get(size) ?? []);
     const referenceRuns = referenceResults.get(size);
-    if (reference && referenceRuns) printReference(reference.version, runs, referenceRuns);
+    if (reference && referenceRuns) printReference(reference.version, size, runs, referenceRuns);
   }
   console.log(
     `\ntotal time ${((performance.now() - started) / 1000).toFixed(0)} s; load average ${loadAverage()} at the start, ${loadAverage(true)} at the end (${cpus().length} cores)`,
