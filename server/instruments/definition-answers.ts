@@ -1,27 +1,25 @@
 /**
  * The definition call's answer bodies, kept per database by what they are made of: the
  * version's row, how it is served, and the instrument's slug, name and permissions. A checked
- * version answers the same bytes at every call, so it is checked against the call's answer schema
- * and stringified (or zipped) once, and gzipped once, not at every first visit: for 1,000
- * questions that was 5 to 10 ms of the event loop per call, during which the app's own files, sent
- * by the same process, waited. A definition that did not pass the engine's checks is not kept: it goes through the
- * serializer's check at every call, as every other answer does.
+ * version answers the same bytes at every call, so it is checked against the call's answer schema,
+ * stringified (or zipped) and gzipped once, not at every first visit: for 1,000 questions that was
+ * 5 to 10 ms of the event loop per call, during which the app's own files, sent by the same
+ * process, waited. A definition that did not pass the engine's checks is not kept: it goes through
+ * the serializer's check at every call, as every other answer does.
  */
 import { gzipSync } from "node:zlib";
 import * as z from "zod/v4/core";
 import { definitionResponse } from "../../src/contracts/instrument-calls.ts";
 import type { Database } from "../db/client.ts";
+import { perDatabaseCache } from "../db/per-database-cache.ts";
 import type { DefinitionServedAs } from "../db/schema.ts";
 import { zipDefinition } from "./instrument-definitions.ts";
-
-/** Bodies kept per database; past this many, the lot is dropped and made again as asked. */
-const DEFINITION_ANSWERS_MAX = 200;
 
 /** A checked definition's answer: the zip, or the JSON text and, once asked for, its gzip. */
 export type DefinitionAnswer =
   { kind: "zip"; body: Buffer } | { kind: "json"; text: string; gzipped: () => Buffer };
 
-const answersByDatabase = new WeakMap<Database, Map<string, DefinitionAnswer>>();
+const answers = perDatabaseCache<string, DefinitionAnswer>(200);
 
 function jsonAnswer(text: string): DefinitionAnswer {
   let gzipped: Buffer | undefined;
@@ -40,7 +38,7 @@ export type DefinitionAnswerParts = {
 };
 
 /**
- * The body of a checked definition's answer: its JSON text, or the zip holding it. Undefined
+ * The answer of a checked definition: its JSON text, or the zip holding it. Undefined
  * when the served definition breaks the call's answer schema (the serializer then answers the
  * 500 that any broken answer gets).
  */
@@ -48,13 +46,8 @@ export function checkedDefinitionAnswer(
   db: Database,
   parts: DefinitionAnswerParts,
 ): DefinitionAnswer | undefined {
-  let answers = answersByDatabase.get(db);
-  if (!answers) {
-    answers = new Map();
-    answersByDatabase.set(db, answers);
-  }
   const key = JSON.stringify([parts.rowId, parts.servedAs, parts.slug, parts.displayName, parts.permissions]);
-  const kept = answers.get(key);
+  const kept = answers.get(db, key);
   if (kept !== undefined) return kept;
   const checked = z.safeParse(definitionResponse, parts.served);
   if (!checked.success) return undefined;
@@ -62,7 +55,6 @@ export function checkedDefinitionAnswer(
     parts.servedAs === "zip"
       ? { kind: "zip", body: Buffer.from(zipDefinition(parts.slug, checked.data)) }
       : jsonAnswer(JSON.stringify(checked.data));
-  if (answers.size >= DEFINITION_ANSWERS_MAX) answers.clear();
-  answers.set(key, answer);
+  answers.set(db, key, answer);
   return answer;
 }

@@ -12,6 +12,7 @@ import {
   parseSurveyDefinition,
 } from "../../src/survey/engine/validate-definition.ts";
 import type { Database } from "../db/client.ts";
+import { perDatabaseCache } from "../db/per-database-cache.ts";
 import { instrumentDefinitions, type DefinitionServedAs } from "../db/schema.ts";
 import type { Transaction } from "../idempotency/idempotent-write.ts";
 
@@ -73,21 +74,8 @@ export function zipDefinition(slug: string, served: Record<string, unknown>): Ui
   return zipSync({ [definitionFileName(slug)]: strToU8(JSON.stringify(served)) });
 }
 
-/**
- * Parsed definitions by row id, per database (two databases in one process, as the API tests
- * run, may number their rows alike): rows never change, so a parse holds for the process's life.
- */
-const parsedDefinitions = new WeakMap<Database, Map<number, SurveyDefinition>>();
-const PARSED_DEFINITIONS_MAX = 200;
-
-function parsedDefinitionsOf(db: Database) {
-  let parsed = parsedDefinitions.get(db);
-  if (!parsed) {
-    parsed = new Map();
-    parsedDefinitions.set(db, parsed);
-  }
-  return parsed;
-}
+/** Parsed definitions by row id: rows never change, so a parse holds for the process's life. */
+const parsedDefinitions = perDatabaseCache<number, SurveyDefinition>(200);
 
 /**
  * The served definition of a row as the engine parses and checks it (defaults filled in), or
@@ -95,13 +83,11 @@ function parsedDefinitionsOf(db: Database) {
  * db is the database the row was read from (the cache's key), also when read in a transaction.
  */
 export function checkedDefinition(db: Database, row: DefinitionRow): SurveyDefinition | undefined {
-  const parsed = parsedDefinitionsOf(db);
-  const cached = parsed.get(row.id);
+  const cached = parsedDefinitions.get(db, row.id);
   if (cached) return cached;
   const result = parseSurveyDefinition(servedDefinition(row));
   if (!result.ok) return undefined;
-  if (parsed.size >= PARSED_DEFINITIONS_MAX) parsed.clear();
-  parsed.set(row.id, result.definition);
+  parsedDefinitions.set(db, row.id, result.definition);
   return result.definition;
 }
 
@@ -133,7 +119,7 @@ export async function latestServedDefinition(
     .orderBy(desc(instrumentDefinitions.versionNumber))
     .limit(1);
   if (!latest) return undefined;
-  const cached = parsedDefinitionsOf(db).get(latest.id);
+  const cached = parsedDefinitions.get(db, latest.id);
   if (cached) return { rowId: latest.id, definition: cached, checked: true, servedAs: latest.servedAs };
   const [row] = await db.select().from(instrumentDefinitions).where(eq(instrumentDefinitions.id, latest.id));
   // Rows are never deleted; one gone since the line above is as if the instrument had none.
