@@ -29,6 +29,7 @@ import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
 import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
 import { questionOf } from "../../src/survey/engine/definition-lookup.ts";
 import { scoreSurvey } from "../../src/survey/engine/scores.ts";
+import { isShown } from "../../src/survey/engine/show-if.ts";
 import type { SubmissionPayload } from "../../src/survey/engine/submission.ts";
 import { attachmentsOf } from "../../src/survey/engine/submission.ts";
 import { validateSubmission } from "../../src/survey/engine/validate-submission.ts";
@@ -204,6 +205,7 @@ export async function receiveConsentSession(
       if (!otherSidesOpen) problems.push(problem);
     }
   }
+  problems.push(...awaitedSignatureProblems(definition, offer.status, endpoint, merged));
   if (problems.length > 0) throw new ConsentRejectedError("The consent was refused", problems);
   if (fresh.length === 0) {
     throw new ConsentRejectedError("The consent was refused", [
@@ -246,6 +248,37 @@ export async function receiveConsentSession(
       ? { capturedAt: body.signing.captured_at, timeZone: body.signing.time_zone }
       : undefined,
     receivedAt: session.receivedAt,
+  });
+}
+
+const AWAITED_BY_ENDPOINT = { clinro: "awaiting_clinro", witness: "awaiting_witness" } as const;
+const SIGNER_NAMES = { clinro: "the clinician's", witness: "the witness's" } as const;
+
+/**
+ * A session from the signer the participant's status awaits must carry that signer's signature:
+ * the clinician's session of a consent awaiting the clinician, the witness's of one awaiting the
+ * witness. Without it the status would not move while the session looked finished (issue 23):
+ * each of that signer's shown signature questions still unsigned is named.
+ */
+function awaitedSignatureProblems(
+  definition: SurveyDefinition,
+  statusBefore: string,
+  endpoint: "clinro" | "witness",
+  merged: ReadonlyMap<string, AnswerRecord>,
+): SubmissionProblem[] {
+  if (statusBefore !== AWAITED_BY_ENDPOINT[endpoint]) return [];
+  const lookup = (questionId: string) => merged.get(questionId);
+  return definition.order.flatMap((questionId) => {
+    const question = questionOf(definition, questionId);
+    if (!question || signerRoleOf(question) !== endpoint) return [];
+    if (isSigned(lookup(questionId)) || !isShown(question, lookup, definition)) return [];
+    return [
+      {
+        question: questionId,
+        field: "records",
+        message: `${SIGNER_NAMES[endpoint]} signature is required: the consent awaits it`,
+      },
+    ];
   });
 }
 

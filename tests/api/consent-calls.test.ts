@@ -3,7 +3,7 @@ import { constants, createPublicKey, publicEncrypt, randomUUID } from "node:cryp
 import { readFile } from "node:fs/promises";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { getDocumentProxy, extractText } from "unpdf";
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   consentDefinitionResponse,
   consentParticipantsResponse,
@@ -15,6 +15,7 @@ import {
 } from "../../src/contracts/consent-calls.ts";
 import { CONSENT_PARTICIPANT_STATUSES } from "../../src/contracts/consents.ts";
 import { errorBody } from "../../src/contracts/errors.ts";
+import { submissionRejected } from "../../src/contracts/instrument-calls.ts";
 import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
 import { makeRecord } from "../../src/survey/engine/answer-state.ts";
 import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
@@ -476,6 +477,61 @@ describeOnEachDatabase("the consent calls", (api) => {
     );
     expect(second.statusCode).toBe(200);
     expect(consentSubmissionResponse.parse(second.json()).status).toBe("awaiting_witness");
+  });
+
+  describe("refuses a session of the awaited signer without that signer's signature (422), changing nothing", () => {
+    async function refusedUnchanged(
+      participantId: number,
+      response: Awaited<ReturnType<typeof post>>,
+      question: string,
+      status: string,
+      signings: number,
+    ) {
+      expect(response.statusCode).toBe(422);
+      const refused = submissionRejected.parse(response.json());
+      expect(refused.problems.map((problem) => problem.question)).toContain(question);
+      expect(refused.message).toContain(question);
+      expect(await statusOf(participantId)).toEqual({ status, version: 2 });
+      expect(await signingsOf(participantId)).toBe(signings);
+    }
+
+    it("the clinician, when the consent awaits the clinician", async () => {
+      const participantId = await newParticipant({ siteId: 1012 });
+      expect((await clinicianSession(participantId, { clinicianSigns: false })).statusCode).toBe(200);
+      const current = await getDefinition(participantId);
+      const unsigned = [
+        record(current.definition, "clinician_statement", []),
+        record(current.definition, "clinician_signature", []),
+      ];
+      const response = await post(participantId, await body(current, unsigned));
+      await refusedUnchanged(participantId, response, "clinician_signature", "awaiting_clinro", 1);
+    });
+
+    it("the witness, when the consent awaits the witness", async () => {
+      const participantId = await newParticipant({ siteId: 1012 });
+      expect((await clinicianSession(participantId)).statusCode).toBe(200);
+      const current = await getDefinition(participantId, witness);
+      const unsigned = [
+        record(current.definition, "witness_statement", []),
+        record(current.definition, "witness_signature", []),
+      ];
+      const response = await post(participantId, await body(current, unsigned), {
+        token: witness,
+        endpoint: "witness",
+      });
+      await refusedUnchanged(participantId, response, "witness_signature", "awaiting_witness", 1);
+    });
+
+    it("the participant, when the consent awaits the participant", async () => {
+      const participantId = await newParticipant({ siteId: 1012 });
+      const current = await getDefinition(participantId);
+      const unsigned = [
+        decision(current.definition, "agree"),
+        record(current.definition, "participant_signature", []),
+      ];
+      const response = await post(participantId, await body(current, unsigned));
+      await refusedUnchanged(participantId, response, "participant_signature", "awaiting_participant", 0);
+    });
   });
 
   it("declines when the decision declines", async () => {
