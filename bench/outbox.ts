@@ -53,11 +53,14 @@ function floorItems(user: { id: number; username: string }) {
     const context = { userId: user.id, username: user.username, participantId: participantOf(index) };
     return makeOutboxItem(
       index % IMAGE_EVERY === 0
-        ? uploadWrite(new Blob([image], { type: "image/jpeg" }), {
-            file_name: `floor-${Date.now()}-${index}.jpeg`,
-            module_name: "clinro",
-            participant_id: participantOf(index),
-          })
+        ? uploadWrite(
+            { bytes: new Uint8Array(image).buffer, type: "image/jpeg" },
+            {
+              file_name: `floor-${Date.now()}-${index}.jpeg`,
+              module_name: "clinro",
+              participant_id: participantOf(index),
+            },
+          )
         : eventsWrite([{ type: "seen", timestamp: new Date().toISOString(), info: { index } }], `e${index}`),
       context,
     );

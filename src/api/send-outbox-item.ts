@@ -17,7 +17,8 @@ function bodyOf(item: OutboxItem): { body: BodyInit; contentType?: string } {
   const { body } = item.request;
   if (body.type === "json") return { body: JSON.stringify(body.value), contentType: "application/json" };
   const form = new FormData();
-  for (const file of body.files) form.append(file.field, file.blob, file.fileName);
+  for (const file of body.files)
+    form.append(file.field, new Blob([file.bytes], { type: file.type }), file.fileName);
   for (const [name, value] of Object.entries(body.fields)) form.append(name, value);
   // No content type: the browser sets the multipart boundary.
   return { body: form };

@@ -35,6 +35,7 @@ import { mayWriteAnnouncements } from "../features/inbox/authoring.ts";
 import { readSelection } from "../features/studies/study-selection.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
 import { ROOM_NAME_PATTERN } from "../contracts/room-name.ts";
+import { CONSENT_PARTICIPANT_STATUSES, type ConsentParticipantStatus } from "../contracts/consents.ts";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
 import { ChunkLoadFailure } from "../widgets/loading/chunk-load-failure.tsx";
@@ -443,7 +444,10 @@ const consentListRoute = createRoute({
   ),
 });
 
-/** The participants of one consent; ?signed=1 when arriving from a finished consent. */
+/**
+ * The participants of one consent; ?signed=<status> when arriving from a consent session that
+ * moved the participant to that status (its message says what happens next).
+ */
 const consentParticipantsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/studies/$studyId/sites/$siteId/consents/$consentId",
@@ -457,9 +461,11 @@ const consentParticipantsRoute = createRoute({
       consentId: String(params.consentId),
     }),
   },
-  validateSearch: (search: Record<string, unknown>): { signed?: 1 } =>
-    search.signed === 1 || search.signed === "1" ? { signed: 1 } : {},
-  loaderDeps: ({ search }) => ({ signed: search.signed === 1 }),
+  validateSearch: (search: Record<string, unknown>): { signed?: ConsentParticipantStatus } =>
+    (CONSENT_PARTICIPANT_STATUSES as readonly unknown[]).includes(search.signed)
+      ? { signed: search.signed as ConsentParticipantStatus }
+      : {},
+  loaderDeps: ({ search }) => ({ signed: search.signed !== undefined }),
   // Arriving from a finished consent, the statuses have changed: marked stale, the page fetches
   // them again (the cached ones stay on screen if that fails, e.g. offline with the consent still
   // in the outbox).

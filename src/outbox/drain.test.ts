@@ -226,7 +226,10 @@ describe("draining the outbox", () => {
 describe("dependencies: a submission waits for its uploads", () => {
   const uploadOf = (name: string, createdAt: number) =>
     makeOutboxItem(
-      uploadWrite(new Blob(["x"]), { file_name: name, module_name: "clinro", participant_id: 5 }),
+      uploadWrite(
+        { bytes: new TextEncoder().encode("x").buffer, type: "" },
+        { file_name: name, module_name: "clinro", participant_id: 5 },
+      ),
       ALICE,
       createdAt,
     );
@@ -366,7 +369,10 @@ describe("sending side by side", () => {
   it("waits for an upload before its submission, even in another lane", async () => {
     // The upload was made without a participant on the item: another lane than the submission.
     const upload = makeOutboxItem(
-      uploadWrite(new Blob(["x"]), { file_name: "p.jpeg", module_name: "clinro", participant_id: 1 }),
+      uploadWrite(
+        { bytes: new TextEncoder().encode("x").buffer, type: "" },
+        { file_name: "p.jpeg", module_name: "clinro", participant_id: 1 },
+      ),
       ALICE,
       NOW - 30,
     );

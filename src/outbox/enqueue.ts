@@ -4,7 +4,7 @@
  */
 import { postEventsCall } from "../contracts/calls/event-calls.ts";
 import { uploadFileCall } from "../contracts/calls/file-calls.ts";
-import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest } from "./outbox-item.ts";
+import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest, StoredFile } from "./outbox-item.ts";
 import { putItem, removeItem } from "./outbox-store.ts";
 import type { FileUploadFields } from "../contracts/files.ts";
 import { PLATFORM } from "../contracts/roles.ts";
@@ -17,20 +17,49 @@ export type WriteContext = {
   participantId?: number;
 };
 
+/** A file handed to the outbox: a Blob (a photo, a drawn signature), or bytes already read. */
+export type NewFile = StoredFile | { field: string; fileName: string; blob: Blob };
+
+type NewBody =
+  | Exclude<OutboxBody, { type: "multipart" }>
+  | { type: "multipart"; fields: Record<string, string>; files: NewFile[] };
+
+/** A write as a screen hands it over; its files become bytes before it is stored (storableWrite). */
 export type NewWrite = {
   kind: OutboxKind;
-  request: OutboxRequest;
+  request: Omit<OutboxRequest, "body"> & { body: NewBody };
   label: string;
   dependsOn?: string[];
   draftKey?: string;
 };
 
-function sizeOf(body: OutboxBody) {
-  if (body.type === "json") return new Blob([JSON.stringify(body.value)]).size;
-  return body.files.reduce((total, file) => total + file.blob.size, 0);
+/** A write whose files are bytes: what an outbox item holds. */
+export type StorableWrite = Omit<NewWrite, "request"> & { request: OutboxRequest };
+
+/** Reads each Blob of a write into bytes, so that every engine's IndexedDB can store it. */
+export async function storableWrite(write: NewWrite): Promise<StorableWrite> {
+  const { body } = write.request;
+  if (body.type === "json") return { ...write, request: { ...write.request, body } };
+  const files = await Promise.all(
+    body.files.map(async (file): Promise<StoredFile> => {
+      if (!("blob" in file)) return file;
+      return {
+        field: file.field,
+        fileName: file.fileName,
+        type: file.blob.type,
+        bytes: await file.blob.arrayBuffer(),
+      };
+    }),
+  );
+  return { ...write, request: { ...write.request, body: { ...body, files } } };
 }
 
-export function makeOutboxItem(write: NewWrite, context: WriteContext, now = Date.now()): OutboxItem {
+function sizeOf(body: OutboxBody) {
+  if (body.type === "json") return new Blob([JSON.stringify(body.value)]).size;
+  return body.files.reduce((total, file) => total + file.bytes.byteLength, 0);
+}
+
+export function makeOutboxItem(write: StorableWrite, context: WriteContext, now = Date.now()): OutboxItem {
   return {
     id: crypto.randomUUID(),
     kind: write.kind,
@@ -56,7 +85,7 @@ export function setFlushRequester(requester: FlushRequester) {
 }
 
 export async function enqueueWrite(write: NewWrite, context: WriteContext): Promise<OutboxItem> {
-  const item = makeOutboxItem(write, context);
+  const item = makeOutboxItem(await storableWrite(write), context);
   await putItem(item);
   requestFlush();
   return item;
@@ -71,9 +100,10 @@ export async function enqueueSubmissionWithUploads(
   submission: NewWrite,
   context: WriteContext,
 ): Promise<OutboxItem> {
-  const uploadItems = uploads.map((upload) => makeOutboxItem(upload, context));
+  const storable = await Promise.all(uploads.map(storableWrite));
+  const uploadItems = storable.map((upload) => makeOutboxItem(upload, context));
   const submissionItem = makeOutboxItem(
-    { ...submission, dependsOn: uploadItems.map((upload) => upload.id) },
+    { ...(await storableWrite(submission)), dependsOn: uploadItems.map((upload) => upload.id) },
     context,
     Date.now() + uploadItems.length,
   );
@@ -96,7 +126,7 @@ export async function enqueueSubmissionWithUploads(
 }
 
 /** The events call as an outbox write (spec 02 section 7). */
-export function eventsWrite(events: unknown[], label: string): NewWrite {
+export function eventsWrite(events: unknown[], label: string): StorableWrite {
   return {
     kind: "event",
     label,
@@ -109,11 +139,17 @@ export function eventsWrite(events: unknown[], label: string): NewWrite {
   };
 }
 
-/** The file upload call as an outbox write (multipart, header version 009). */
-export function uploadWrite(
-  file: Blob,
-  fields: { file_name: string; module_name: FileUploadFields["module_name"]; participant_id: number },
-): NewWrite {
+type UploadFields = {
+  file_name: string;
+  module_name: FileUploadFields["module_name"];
+  participant_id: number;
+};
+
+/** The file upload call as an outbox write (multipart, header version 009): a Blob, or its bytes. */
+export function uploadWrite(file: Pick<StoredFile, "bytes" | "type">, fields: UploadFields): StorableWrite;
+export function uploadWrite(file: Blob, fields: UploadFields): NewWrite;
+export function uploadWrite(file: Blob | Pick<StoredFile, "bytes" | "type">, fields: UploadFields): NewWrite {
+  const part = { field: "upload_file", fileName: fields.file_name };
   return {
     kind: "upload",
     label: fields.file_name,
@@ -129,7 +165,7 @@ export function uploadWrite(
           module_name: fields.module_name,
           participant_id: String(fields.participant_id),
         },
-        files: [{ field: "upload_file", blob: file, fileName: fields.file_name }],
+        files: [file instanceof Blob ? { ...part, blob: file } : { ...part, ...file }],
       },
     },
   };

@@ -1,17 +1,18 @@
 /**
  * What the outbox keeps: every write the portal makes, stored before it is sent. An item holds
  * what to send (not a frozen request: the token is read at send time), who made it and for whom,
- * and how sending has gone so far. Plain data, so IndexedDB can keep it, blobs included.
+ * and how sending has gone so far. Plain data, so IndexedDB can keep it: a file is kept as its
+ * bytes and type, never as a Blob, because WebKit's private storage (Safari's Private Browsing,
+ * every WebDriver session) refuses to store a Blob in IndexedDB.
  */
 export type OutboxKind = "submission" | "consent" | "upload" | "event";
 
+/** A file of a multipart body as the outbox keeps it. */
+export type StoredFile = { field: string; fileName: string; type: string; bytes: ArrayBuffer };
+
 export type OutboxBody =
   | { type: "json"; value: unknown }
-  | {
-      type: "multipart";
-      fields: Record<string, string>;
-      files: { field: string; blob: Blob; fileName: string }[];
-    };
+  | { type: "multipart"; fields: Record<string, string>; files: StoredFile[] };
 
 export type OutboxRequest = {
   method: "POST" | "PUT" | "PATCH";

@@ -1,13 +1,14 @@
 /**
- * The outbox's IndexedDB store (idb-keyval, its own database): one record per item, blobs
- * included. Every change is announced to this page, other tabs and the service worker through
+ * The outbox's IndexedDB store (idb-keyval, its own database): one record per item, files as
+ * bytes (stored-records.ts). Every change is announced to this page, other tabs and the service worker through
  * a BroadcastChannel, so that every screen observing the outbox sees the same truth.
  * Records are versioned and read through a zod parse (stored-records.ts); one that cannot be read
- * is left in place, never sent and never dropped, and listed by listUnreadableItems.
+ * is left in place, never sent and never dropped, and listed by listUnreadableItems. A record an
+ * older version left with Blobs is rewritten with bytes the first time it is read.
  */
-import { createStore, del, entries, get, set, update } from "idb-keyval";
+import { createStore, del, entries, get, promisifyRequest, set } from "idb-keyval";
 import type { OutboxItem } from "./outbox-item.ts";
-import { readOutboxRecord, toStoredOutboxItem } from "./stored-records.ts";
+import { readOutboxRecord, toStoredOutboxItem, upgradeOutboxRecord } from "./stored-records.ts";
 
 const itemStore = createStore("clinro-outbox", "items");
 const CHANGE_CHANNEL = "clinro-outbox";
@@ -44,11 +45,61 @@ export async function putItem(item: OutboxItem) {
   announceChange();
 }
 
+/**
+ * Changes a record in one transaction, when it is still there: idb-keyval's update would write
+ * `undefined` under the key of an item delivered meanwhile, leaving a record nobody can read.
+ */
+function updateIfPresent(key: IDBValidKey, change: (raw: unknown) => unknown): Promise<void> {
+  return itemStore("readwrite", (store) => {
+    const read = store.get(key);
+    read.onsuccess = () => {
+      if (read.result !== undefined) store.put(change(read.result), key);
+    };
+    return promisifyRequest(store.transaction);
+  });
+}
+
+type SendingState = { attempts?: unknown; state?: unknown; nextAttemptAt?: unknown; schemaVersion?: unknown };
+const sameSendingState = (a: unknown, b: unknown) => {
+  const [x, y] = [a as SendingState | undefined, b as SendingState | undefined];
+  return (
+    x?.schemaVersion === y?.schemaVersion &&
+    x?.attempts === y?.attempts &&
+    x?.state === y?.state &&
+    x?.nextAttemptAt === y?.nextAttemptAt
+  );
+};
+
+/**
+ * The record as the current version stores it: an older record holding Blobs is read into bytes
+ * and written back, unless a drain changed it while its files were read (then the next read
+ * upgrades that change).
+ */
+async function upgraded(key: IDBValidKey, raw: unknown): Promise<unknown> {
+  const upgrade = await upgradeOutboxRecord(raw);
+  if (upgrade === undefined) return raw;
+  let stored: unknown;
+  await updateIfPresent(key, (current) => {
+    stored = sameSendingState(current, raw) ? upgrade : current;
+    return stored;
+  });
+  return stored;
+}
+
+async function allRecords(): Promise<[IDBValidKey, unknown][]> {
+  const found = await entries<IDBValidKey, unknown>(itemStore);
+  const current = await Promise.all(
+    found.map(async ([key, raw]) => [key, await upgraded(key, raw)] as [IDBValidKey, unknown]),
+  );
+  // An item delivered while its files were read is gone.
+  return current.filter(([, raw]) => raw !== undefined);
+}
+
 /** The item, migrated to the current shape; undefined when it is gone or cannot be read. */
 export async function getItem(id: string): Promise<OutboxItem | undefined> {
   const raw = await get<unknown>(id, itemStore);
   if (raw === undefined) return undefined;
-  const read = readOutboxRecord(raw);
+  const read = readOutboxRecord(await upgraded(id, raw));
   return read.ok ? read.value : undefined;
 }
 
@@ -57,15 +108,10 @@ export async function getItem(id: string): Promise<OutboxItem | undefined> {
  * cannot be read (it stays as it is). An older shape is written back in the current one.
  */
 export async function updateItem(id: string, change: (item: OutboxItem) => OutboxItem) {
-  await update<unknown>(
-    id,
-    (raw) => {
-      if (raw === undefined) return undefined;
-      const read = readOutboxRecord(raw);
-      return read.ok ? toStoredOutboxItem(change(read.value)) : raw;
-    },
-    itemStore,
-  );
+  await updateIfPresent(id, (raw) => {
+    const read = readOutboxRecord(raw);
+    return read.ok ? toStoredOutboxItem(change(read.value)) : raw;
+  });
   announceChange();
 }
 
@@ -77,7 +123,7 @@ export async function removeItem(id: string) {
 /** Every readable item, migrated to the current shape, oldest first: the order they are sent in. */
 export async function listItems(): Promise<OutboxItem[]> {
   const items: OutboxItem[] = [];
-  for (const [, raw] of await entries<IDBValidKey, unknown>(itemStore)) {
+  for (const [, raw] of await allRecords()) {
     const read = readOutboxRecord(raw);
     if (read.ok) items.push(read.value);
   }
@@ -90,7 +136,7 @@ export type UnreadableRecord = { store: "outbox" | "drafts"; key: string; proble
 /** The outbox records that cannot be read: shown on the review page, never sent or dropped. */
 export async function listUnreadableItems(): Promise<UnreadableRecord[]> {
   const unreadable: UnreadableRecord[] = [];
-  for (const [key, raw] of await entries<IDBValidKey, unknown>(itemStore)) {
+  for (const [key, raw] of await allRecords()) {
     const read = readOutboxRecord(raw);
     if (!read.ok) unreadable.push({ store: "outbox", key: String(key), problem: read.problem, record: raw });
   }

@@ -7,26 +7,42 @@
  *
  * zod/mini keeps these schemas small: the outbox is part of the app's first download.
  *
- * Versions:
- * - 0: the shapes before versioning (no schemaVersion field);
- * - 1: the same fields with schemaVersion: 1.
+ * Versions of an outbox item:
+ * - 0: the shapes before versioning (no schemaVersion field), files as Blobs;
+ * - 1: the same fields with schemaVersion: 1;
+ * - 2: a multipart body's files as bytes and type (`{ field, fileName, type, bytes }`), since
+ *   WebKit's private storage refuses Blobs. Reading a Blob takes a promise, so an older record
+ *   holding files is upgraded by upgradeOutboxRecord (the store writes it back) before it is
+ *   read; read as it is, it is not yet readable.
+ * A draft's record is at version 1 (its value is the caller's: survey-draft.ts keeps its files as
+ * bytes and reads the older Map of Blobs).
  */
 import * as z from "zod/mini";
-import type { OutboxItem } from "./outbox-item.ts";
+import type { OutboxItem, StoredFile } from "./outbox-item.ts";
 
-export const OUTBOX_SCHEMA_VERSION = 1;
+export const OUTBOX_SCHEMA_VERSION = 2;
+
+/** An ArrayBuffer of any realm (IndexedDB hands back its clone; a worker's is another realm). */
+export function isArrayBuffer(value: unknown): value is ArrayBuffer {
+  return Object.prototype.toString.call(value) === "[object ArrayBuffer]";
+}
 export const DRAFT_SCHEMA_VERSION = 1;
 
 const blob = z.custom<Blob>((value) => typeof Blob !== "undefined" && value instanceof Blob);
+const bytes = z.custom<ArrayBuffer>((value) => isArrayBuffer(value));
 const stringRecord = z.record(z.string(), z.string());
 
-const outboxBody = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("json"), value: z.unknown() }),
-  z.object({
-    type: z.literal("multipart"),
-    fields: stringRecord,
-    files: z.array(z.object({ field: z.string(), blob, fileName: z.string() })),
-  }),
+const jsonBody = z.object({ type: z.literal("json"), value: z.unknown() });
+const blobFile = z.object({ field: z.string(), blob, fileName: z.string() });
+const storedFile = z.object({ field: z.string(), fileName: z.string(), type: z.string(), bytes });
+
+const outboxBodyV1 = z.discriminatedUnion("type", [
+  jsonBody,
+  z.object({ type: z.literal("multipart"), fields: stringRecord, files: z.array(blobFile) }),
+]);
+const outboxBodyV2 = z.discriminatedUnion("type", [
+  jsonBody,
+  z.object({ type: z.literal("multipart"), fields: stringRecord, files: z.array(storedFile) }),
 ]);
 
 const outboxItemV0 = z.object({
@@ -37,7 +53,7 @@ const outboxItemV0 = z.object({
     path: z.string(),
     query: z.optional(stringRecord),
     headers: z.optional(stringRecord),
-    body: outboxBody,
+    body: outboxBodyV1,
   }),
   userId: z.number(),
   username: z.string(),
@@ -63,6 +79,10 @@ const outboxItemV0 = z.object({
 });
 
 const outboxItemV1 = z.extend(outboxItemV0, { schemaVersion: z.literal(1) });
+const outboxItemV2 = z.extend(outboxItemV0, {
+  schemaVersion: z.literal(2),
+  request: z.extend(outboxItemV0.shape.request, { body: outboxBodyV2 }),
+});
 
 const draftV0 = z.object({
   key: z.string(),
@@ -117,13 +137,56 @@ export function toStoredOutboxItem(item: OutboxItem): StoredOutboxItem {
   return { ...item, schemaVersion: OUTBOX_SCHEMA_VERSION };
 }
 
+type OutboxItemV1 = z.infer<typeof outboxItemV0>;
+
+/** A version 0 or 1 item without files is the current item; one with files waits for its upgrade. */
+function fromBlobVersion(item: OutboxItemV1): ReadResult<OutboxItem> {
+  const { schemaVersion: _version, ...rest } = item as OutboxItemV1 & { schemaVersion?: number };
+  const { body } = rest.request;
+  if (body.type === "multipart" && body.files.length > 0) {
+    return { ok: false, problem: "holds files of an older version of the portal, not yet read into bytes" };
+  }
+  const request = { ...rest.request, body: body.type === "json" ? body : { ...body, files: [] } };
+  return { ok: true, value: { ...rest, request } };
+}
+
 /** Reads an outbox record of any known version as the current OutboxItem. */
 export function readOutboxRecord(raw: unknown): ReadResult<OutboxItem> {
   const withoutVersion = ({ schemaVersion: _version, ...item }: StoredOutboxItem): OutboxItem => item;
+  const olderVersion = (schema: typeof outboxItemV0 | typeof outboxItemV1) => (record: unknown) => {
+    const parsed = z.safeParse(schema, record);
+    return parsed.success
+      ? fromBlobVersion(parsed.data)
+      : ({ ok: false, problem: describe(parsed.error) } as const);
+  };
   return readVersioned<OutboxItem>(raw, OUTBOX_SCHEMA_VERSION, {
-    0: (record) => parseWith(outboxItemV0, record, (item) => item as OutboxItem),
-    1: (record) => parseWith(outboxItemV1, record, (item) => withoutVersion(item as StoredOutboxItem)),
+    0: olderVersion(outboxItemV0),
+    1: olderVersion(outboxItemV1),
+    2: (record) => parseWith(outboxItemV2, record, (item) => withoutVersion(item as StoredOutboxItem)),
   });
+}
+
+/**
+ * An item of version 0 or 1 whose body holds files, rewritten at the current version with each
+ * file's Blob read into bytes; undefined when the record needs no upgrade (or is not one this
+ * portal can read: it is then left as it is).
+ */
+export async function upgradeOutboxRecord(raw: unknown): Promise<StoredOutboxItem | undefined> {
+  const version = versionOf(raw);
+  if (version !== 0 && version !== 1) return undefined;
+  const parsed = z.safeParse(version === 0 ? outboxItemV0 : outboxItemV1, raw);
+  if (!parsed.success || parsed.data.request.body.type !== "multipart") return undefined;
+  const { schemaVersion: _version, ...item } = parsed.data as OutboxItemV1 & { schemaVersion?: number };
+  const body = parsed.data.request.body;
+  const files = await Promise.all(
+    body.files.map(async (file): Promise<StoredFile> => ({
+      field: file.field,
+      fileName: file.fileName,
+      type: file.blob.type,
+      bytes: await file.blob.arrayBuffer(),
+    })),
+  );
+  return toStoredOutboxItem({ ...item, request: { ...item.request, body: { ...body, files } } });
 }
 
 export function toStoredDraft<T>(draft: { key: string; userId: number; savedAt: number; value: T }) {

@@ -8,7 +8,9 @@
  *   signature (only the ciphertext is kept, in memory and then in the outbox item);
  * - the consent prompt's share button (print, email) and 'Finish + Close' on the last question;
  * - the submit through the outbox (signature images first, then the consent, through the witness
- *   endpoint for a witness); on delivery, the consent page with its success message (?signed=1).
+ *   endpoint for a witness); a device that refuses to store it is said at once (NotStoredModal);
+ * - on delivery, the consent page with the message of the status the participant moved to
+ *   (?signed=<status>), never a success the status does not show.
  *
  * State it owns: the ciphertext of this session's staff signature (a ref; never the password).
  */
@@ -17,14 +19,16 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useMemo, useRef, useState } from "react";
-import { consentDefinitionQuery } from "../../api/consents-api.ts";
+import { consentDefinitionQuery, fetchConsentDefinition } from "../../api/consents-api.ts";
 import { consentKeys } from "../../api/my-consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { ConsentDefinitionResponse, ConsentSigning, SignerRole } from "../../contracts/consent-calls.ts";
+import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
 import { isUserSignerRole, isWitness } from "../../contracts/roles.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
+import { describeStoreError, NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
 import {
   consentSession,
@@ -38,15 +42,21 @@ import { isoWithOffset } from "../../survey/questions/consent-signature-model.ts
 import { ConsentSignatureQuestion } from "../../survey/questions/consent-signature-question.tsx";
 import { QuestionBody } from "../../survey/questions/question-body.tsx";
 import type { QuestionProps } from "../../survey/questions/question-props.ts";
+import { downloadAnswers } from "../../survey/runner/answers-export.ts";
 import { definitionKeyOf } from "../../survey/runner/survey-draft.ts";
 import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
 import { useSurveyDraft } from "../../survey/runner/use-survey-draft.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
-import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { ConsentShareMenu } from "./consent-share-menu.tsx";
 import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
 
+const sentMessage = msg({ id: "consent_sent", message: "The consent was sent." });
+const notMovedMessage = msg({
+  id: "consent_not_moved",
+  message: "The consent was sent, but its status did not change: it still awaits a signature.",
+});
 const savedForLaterMessage = msg({
   id: "consent_saved_for_later",
   message: "The consent is saved on this device and is sent when the connection is back.",
@@ -180,6 +190,8 @@ function LoadedConsent(props: LoadedProps) {
   const [finishing, setFinishing] = useState(false);
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [passwordRequest, setPasswordRequest] = useState<PasswordRequest | null>(null);
+  /** The device refused to queue the consent: why, and what to try again. */
+  const [notStored, setNotStored] = useState<{ reason: string; result: SurveyResult } | null>(null);
   const signing = useRef<ConsentSigning | undefined>(undefined);
   const participantName = `${data.participant.firstname} ${data.participant.lastname}`.trim();
   const title = data.title;
@@ -205,23 +217,26 @@ function LoadedConsent(props: LoadedProps) {
   );
 
   const toConsent = useCallback(
-    (signed: boolean) =>
+    (signed?: ConsentParticipantStatus) =>
       navigate({
         to: "/studies/$studyId/sites/$siteId/consents/$consentId",
         params: { studyId, siteId, consentId },
-        search: signed ? { signed: 1 } : {},
+        search: signed ? { signed } : {},
       }),
     [navigate, studyId, siteId, consentId],
   );
 
   const onQuit = async () => {
     await removeDraft(draftKey);
-    await toConsent(false);
+    await toConsent();
   };
 
-  const onFinish = async ({ flow, files }: SurveyResult) => {
-    if (finishing) return;
+  /** Queues the consent; false when it was not (the clinician was told why, or cancelled). */
+  const onFinish = async (result: SurveyResult): Promise<boolean> => {
+    if (finishing) return false;
+    const { flow, files } = result;
     setFinishing(true);
+    setNotStored(null);
     try {
       const records = sessionRecords(recordsToSubmit(session.definition, flow), session.readOnlyIds);
       if (holdsStaffSignature(session.definition, records) && !signing.current) {
@@ -229,7 +244,7 @@ function LoadedConsent(props: LoadedProps) {
         const accepted = await requestPassword(asWitness ? "witness" : "clinro");
         if (!accepted) {
           setFinishing(false);
-          return;
+          return false;
         }
       }
       const { uploads, consent } = consentSubmissionWrites({
@@ -250,23 +265,44 @@ function LoadedConsent(props: LoadedProps) {
       const item = await enqueueSubmissionWithUploads(uploads, consent, write);
       // The outbox holds the consent now: the ciphertext and the draft are not kept elsewhere.
       signing.current = undefined;
-      await removeDraft(draftKey);
       setSubmissionId(item.id);
+      await removeDraft(draftKey).catch((error: unknown) =>
+        console.error("The draft was not removed", error),
+      );
+      return true;
     } catch (error) {
+      // Nothing was queued (the outbox stores a consent whole or not at all): say so at once.
+      console.error("The consent could not be stored on this device", error);
+      setNotStored({ reason: describeStoreError(error), result });
       setFinishing(false);
-      throw error;
+      return false;
     }
   };
 
-  const onDelivered = useCallback(() => {
+  // Delivered: the participant's status as the server now holds it says what the session achieved.
+  const statusBefore = data.status;
+  const onDelivered = useCallback(async () => {
     void queryClient.invalidateQueries({ queryKey: consentKeys.all });
-    void toConsent(true);
-  }, [queryClient, toConsent]);
+    const after = await fetchConsentDefinition({ consentId, version: versionId, participantId }).then(
+      (fresh) => fresh.status,
+      () => undefined,
+    );
+    if (after === undefined) {
+      showToast(sentMessage, "info", TOAST_SUCCESS_MS);
+      await toConsent();
+    } else if (after === statusBefore) {
+      // Never reported as signed when it was not: the status is what the clinician reads next.
+      showToast(notMovedMessage, "error", TOAST_ERROR_MS);
+      await toConsent();
+    } else {
+      await toConsent(after);
+    }
+  }, [queryClient, toConsent, consentId, versionId, participantId, statusBefore]);
 
   const onSendLater = useCallback(() => {
     showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
     void queryClient.invalidateQueries({ queryKey: consentKeys.all });
-    void toConsent(false);
+    void toConsent();
   }, [queryClient, toConsent]);
 
   const renderQuestion = (question: Question, questionProps: QuestionProps) => {
@@ -332,7 +368,7 @@ function LoadedConsent(props: LoadedProps) {
         saveDraft={draft.save}
         context={{ studyId, siteId, participantId, instrumentId: consentId }}
         onParsingFailed={() => {}}
-        onFinish={(result) => void onFinish(result)}
+        onFinish={onFinish}
         onQuit={() => void onQuit()}
         finishing={finishing}
       />
@@ -352,7 +388,23 @@ function LoadedConsent(props: LoadedProps) {
         />
       ) : null}
       {submissionId ? (
-        <SubmissionStatusModal submissionId={submissionId} onDelivered={onDelivered} onClose={onSendLater} />
+        <SubmissionStatusModal
+          submissionId={submissionId}
+          form="consent"
+          onDelivered={() => void onDelivered()}
+          onClose={onSendLater}
+        />
+      ) : null}
+      {notStored ? (
+        <NotStoredModal
+          form="consent"
+          reason={notStored.reason}
+          onRetry={async () => {
+            await onFinish(notStored.result);
+          }}
+          onExport={() => downloadAnswers(title, { definitionKey, ...notStored.result })}
+          onClose={() => setNotStored(null)}
+        />
       ) : null}
     </div>
   );

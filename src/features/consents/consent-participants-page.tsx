@@ -10,6 +10,7 @@ import {
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { participantsOf, type ConsentParticipant } from "../../contracts/consent-calls.ts";
+import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { SearchBox } from "../../widgets/table/search-box.tsx";
@@ -35,8 +36,8 @@ type Props = {
   studyId: number;
   siteId: number;
   consentId: number;
-  /** Arrived from a finished consent (?signed=1): show the success message. */
-  signed: boolean;
+  /** Arrived from a consent session that moved the participant to this status: say so, and what is next. */
+  signed: ConsentParticipantStatus | undefined;
 };
 
 /**
@@ -88,7 +89,7 @@ export function ConsentParticipantsPage({ studyId, siteId, consentId, signed }: 
       {signed ? (
         <div className="consent-participants__signed" role="status">
           <span>
-            <Trans id="consents_signed_success">The consent was signed.</Trans>
+            <SignedMessage status={signed} />
           </span>
           <button type="button" className="button button--secondary" onClick={dismissSigned}>
             <Trans id="consents_signed_dismiss">Dismiss</Trans>
@@ -385,5 +386,33 @@ function ParticipantAction({
       );
     case "none":
       return null;
+  }
+}
+
+/** What the session that brought the clinician here achieved, and who is awaited next. */
+function SignedMessage({ status }: { status: ConsentParticipantStatus }) {
+  switch (status) {
+    case "awaiting_clinro":
+      return (
+        <Trans id="consents_signed_awaiting_clinro">
+          The participant's part was signed. Waiting for the clinician's signature.
+        </Trans>
+      );
+    case "awaiting_witness":
+      return (
+        <Trans id="consents_signed_awaiting_witness">
+          The consent was signed. Waiting for the witness's signature.
+        </Trans>
+      );
+    case "complete":
+      return <Trans id="consents_signed_complete">The consent was signed and is complete.</Trans>;
+    case "declined":
+      return <Trans id="consents_signed_declined">The participant's decision to decline was recorded.</Trans>;
+    case "awaiting_participant":
+      return (
+        <Trans id="consents_signed_awaiting_participant">
+          The consent was sent. Waiting for the participant.
+        </Trans>
+      );
   }
 }

@@ -18,5 +18,5 @@ export function ConsentParticipantsRoute() {
   const params = useParams({ from: "/signed-in/studies/$studyId/sites/$siteId/consents/$consentId" });
   const { signed } = useSearch({ from: "/signed-in/studies/$studyId/sites/$siteId/consents/$consentId" });
   const { href } = useLocation();
-  return <ConsentParticipantsPage key={href} {...params} signed={signed === 1} />;
+  return <ConsentParticipantsPage key={href} {...params} signed={signed} />;
 }

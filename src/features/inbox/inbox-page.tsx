@@ -17,7 +17,8 @@ import {
 } from "../../api/announcements-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { Announcement } from "../../contracts/announcements.ts";
-import { enqueueWrite, eventsWrite } from "../../outbox/enqueue.ts";
+import { eventsWrite } from "../../outbox/enqueue.ts";
+import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
 import { Mascot } from "../../widgets/mascot/mascot.tsx";
 import { OnboardingCard } from "../../widgets/onboarding-card/onboarding-card.tsx";
 import { AnnouncementItem } from "./announcement-item.tsx";
@@ -50,7 +51,7 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
       };
       const title = announcement.title;
       const label = t({ id: "inbox_read_event_label", message: `Announcement read: ${title}` });
-      void enqueueWrite(eventsWrite([event], label), {
+      void enqueueEvent(eventsWrite([event], label), {
         userId: user.id,
         username: user.username,
         studyId: announcement.study_id,

@@ -17,13 +17,11 @@ import { ApiError } from "../../api/request.ts";
 import { DefinitionFileError } from "../../survey/read-definition-body.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
-import {
-  enqueueSubmissionWithUploads,
-  enqueueWrite,
-  eventsWrite,
-  type WriteContext,
-} from "../../outbox/enqueue.ts";
+import { enqueueSubmissionWithUploads, eventsWrite, type WriteContext } from "../../outbox/enqueue.ts";
+import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
+import { describeStoreError, NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
+import { downloadAnswers } from "../../survey/runner/answers-export.ts";
 import type { EventType } from "../../contracts/events.ts";
 import type { Question, SurveyDefinition } from "../../survey/engine/definition.ts";
 import { definitionKeyOf, type SurveyDraft } from "../../survey/runner/survey-draft.ts";
@@ -60,7 +58,7 @@ function useInstrumentEvents(eventContext: InstrumentEventContext, write: WriteC
   return useCallback(
     (type: EventType, extra?: Record<string, unknown>) => {
       if (!write) return;
-      void enqueueWrite(
+      void enqueueEvent(
         eventsWrite(
           [instrumentEvent(type, eventContext, new Date(), extra)],
           t({ id: "outbox_label_instrument_events", message: "Instrument events" }),
@@ -223,6 +221,8 @@ function LoadedInstrument(props: LoadedProps) {
     status.kind === "ready" && status.draft?.definitionKey === definitionKey ? status.draft : undefined;
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(false);
+  /** The device refused to queue the submission: why, and what to try again. */
+  const [notStored, setNotStored] = useState<{ reason: string; result: SurveyResult } | null>(null);
   const context = useMemo(
     () => ({ studyId, siteId, participantId, instrumentId }),
     [studyId, siteId, participantId, instrumentId],
@@ -257,9 +257,12 @@ function LoadedInstrument(props: LoadedProps) {
   };
 
   const title = props.title;
-  const onFinish = async ({ flow, files }: SurveyResult) => {
-    if (finishing) return;
+  /** Queues the submission; false when the device refused it (the clinician is told why). */
+  const onFinish = async (result: SurveyResult): Promise<boolean> => {
+    if (finishing) return false;
+    const { flow, files } = result;
     setFinishing(true);
+    setNotStored(null);
     try {
       const { uploads, submission } = instrumentSubmissionWrites({
         definition,
@@ -274,14 +277,19 @@ function LoadedInstrument(props: LoadedProps) {
         now: new Date(),
       });
       const item = await enqueueSubmissionWithUploads(uploads, submission, props.write);
-      // The outbox holds the answers now: a draft left behind could be finished a second time.
-      await removeDraft(draftKey);
       setSubmissionId(item.id);
+      // The outbox holds the answers now: a draft left behind could be finished a second time.
+      await removeDraft(draftKey).catch((error: unknown) =>
+        console.error("The draft was not removed", error),
+      );
+      return true;
     } catch (error) {
-      // Nothing was queued and the draft is kept: the submission step's Finish tries again.
+      // Nothing was queued and the draft is kept: said at once, with a retry and an export.
       console.error("The instrument could not be saved on this device", error);
       setFinishing(false);
       showToast(savingFailedMessage, "error", TOAST_ERROR_MS);
+      setNotStored({ reason: describeStoreError(error), result });
+      return false;
     }
   };
 
@@ -340,10 +348,21 @@ function LoadedInstrument(props: LoadedProps) {
         saveDraft={save}
         context={context}
         onParsingFailed={onParsingFailed}
-        onFinish={(result) => void onFinish(result)}
+        onFinish={onFinish}
         onQuit={() => void onQuit()}
         finishing={finishing}
       />
+      {notStored ? (
+        <NotStoredModal
+          form="instrument"
+          reason={notStored.reason}
+          onRetry={async () => {
+            await onFinish(notStored.result);
+          }}
+          onExport={() => downloadAnswers(title, { definitionKey, ...notStored.result })}
+          onClose={() => setNotStored(null)}
+        />
+      ) : null}
       {submissionId ? (
         <SubmissionStatusModal
           submissionId={submissionId}

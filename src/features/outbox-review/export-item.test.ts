@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blobToBase64, exportFileName, exportOutboxItem } from "./export-item.ts";
+import { blobToBase64 } from "../../outbox/portable-json.ts";
+import { exportFileName, exportOutboxItem } from "./export-item.ts";
 import type { ReviewItem } from "./visible-items.ts";
 
 const CREATED_AT = Date.UTC(2026, 10, 22, 9, 30);
@@ -62,7 +63,7 @@ describe("exporting a refused item", () => {
   });
 
   it("turns each file of a multipart body into base64 with its name and type", async () => {
-    const file = new Blob(["hello"], { type: "image/png" });
+    const file = { bytes: new TextEncoder().encode("hello").buffer, type: "image/png" };
     const exported = await exportOutboxItem(
       refused({
         kind: "upload",
@@ -72,7 +73,7 @@ describe("exporting a refused item", () => {
           body: {
             type: "multipart",
             fields: { file_name: "scan.png", platform: "clinro" },
-            files: [{ field: "upload_file", blob: file, fileName: "scan.png" }],
+            files: [{ field: "upload_file", fileName: "scan.png", ...file }],
           },
         },
       }),

@@ -5,12 +5,10 @@
  */
 import type { OutboxBody, OutboxRequest } from "../../outbox/outbox-item.ts";
 import type { ReviewItem } from "./visible-items.ts";
-import { downloadBlob } from "../../widgets/download/download-blob.ts";
+import { bytesToBase64 } from "../../outbox/portable-json.ts";
 
 export const EXPORT_FORMAT = "clinro-outbox-item";
 export const EXPORT_VERSION = 1;
-/** btoa takes a string; build it in slices so a large file does not overflow the call stack. */
-const BASE64_SLICE_BYTES = 0x8000;
 
 export type ExportedBody =
   | { type: "json"; value: unknown }
@@ -28,26 +26,15 @@ export type ExportedItem = {
   request: Omit<OutboxRequest, "body"> & { body: ExportedBody };
 };
 
-export async function blobToBase64(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = "";
-  for (let start = 0; start < bytes.length; start += BASE64_SLICE_BYTES) {
-    binary += String.fromCharCode(...bytes.subarray(start, start + BASE64_SLICE_BYTES));
-  }
-  return btoa(binary);
-}
-
-async function exportBody(body: OutboxBody): Promise<ExportedBody> {
+function exportBody(body: OutboxBody): ExportedBody {
   if (body.type === "json") return { type: "json", value: body.value };
-  const files = await Promise.all(
-    body.files.map(async (file) => ({
-      field: file.field,
-      fileName: file.fileName,
-      type: file.blob.type,
-      sizeBytes: file.blob.size,
-      base64: await blobToBase64(file.blob),
-    })),
-  );
+  const files = body.files.map((file) => ({
+    field: file.field,
+    fileName: file.fileName,
+    type: file.type,
+    sizeBytes: file.bytes.byteLength,
+    base64: bytesToBase64(file.bytes),
+  }));
   return { type: "multipart", fields: body.fields, files };
 }
 
@@ -63,15 +50,10 @@ export async function exportOutboxItem(item: ReviewItem, now = new Date()): Prom
     version: EXPORT_VERSION,
     exportedAt: now.toISOString(),
     item: { ...metadata, createdAt: new Date(createdAt).toISOString() },
-    request: { ...request, body: await exportBody(request.body) },
+    request: { ...request, body: exportBody(request.body) },
   };
 }
 
 export function exportFileName(item: Pick<ReviewItem, "kind" | "id">) {
   return `clinro-outbox-${item.kind}-${item.id}.json`;
-}
-
-/** Hands a JSON file to the browser's download. */
-export function downloadJson(fileName: string, value: unknown) {
-  downloadBlob(fileName, new Blob([JSON.stringify(value, null, 2)], { type: "application/json" }));
 }

@@ -3,7 +3,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useId, useState } from "react";
 import { subscribeToOutbox, type UnreadableRecord } from "../../outbox/outbox-store.ts";
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast } from "../../widgets/toast/toast-store.ts";
-import { downloadJson } from "./export-item.ts";
+import { downloadJson } from "../../widgets/download/download-json.ts";
 import { exportUnreadableRecords, listUnreadableRecords, ownerOf } from "./unreadable-records.ts";
 
 /**

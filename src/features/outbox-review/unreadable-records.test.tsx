@@ -6,7 +6,8 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { activateLocale, i18n } from "../../i18n/i18n.ts";
 import { expectVisible } from "../../survey/questions/question-harness.tsx";
 import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
-import { exportUnreadableRecords, toExportable } from "./unreadable-records.ts";
+import { toPortableJson } from "../../outbox/portable-json.ts";
+import { exportUnreadableRecords } from "./unreadable-records.ts";
 
 afterEach(cleanup);
 beforeAll(() => activateLocale("en"));
@@ -35,7 +36,7 @@ describe("records this version cannot read, on the review page", () => {
   });
 
   it("export files as base64, so that a photo in a damaged record is not lost", async () => {
-    const exported = (await toExportable({
+    const exported = (await toPortableJson({
       files: [{ blob: new Blob(["hi"], { type: "text/plain" }) }],
     })) as {
       files: { blob: unknown }[];

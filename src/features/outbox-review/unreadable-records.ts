@@ -6,7 +6,7 @@
 import "../../contracts/zod-messages.ts";
 import { listUnreadableDrafts } from "../../outbox/drafts.ts";
 import { listUnreadableItems, type UnreadableRecord } from "../../outbox/outbox-store.ts";
-import { blobToBase64 } from "./export-item.ts";
+import { toPortableJson } from "../../outbox/portable-json.ts";
 
 export const UNREADABLE_EXPORT_FORMAT = "clinro-unreadable-records";
 
@@ -22,28 +22,12 @@ export function ownerOf(record: UnreadableRecord): number | undefined {
     : undefined;
 }
 
-/** The record as JSON can hold it: a Blob (a photo, a signature) becomes its type and base64. */
-export async function toExportable(value: unknown): Promise<unknown> {
-  if (typeof Blob !== "undefined" && value instanceof Blob) {
-    return { blob: { type: value.type, sizeBytes: value.size, base64: await blobToBase64(value) } };
-  }
-  if (value instanceof Map) return { map: await toExportable([...value.entries()]) };
-  if (Array.isArray(value)) return Promise.all(value.map(toExportable));
-  if (typeof value === "object" && value !== null) {
-    const entries = await Promise.all(
-      Object.entries(value).map(async ([key, inner]) => [key, await toExportable(inner)] as const),
-    );
-    return Object.fromEntries(entries);
-  }
-  return value;
-}
-
 export async function exportUnreadableRecords(records: UnreadableRecord[], now = new Date()) {
   return {
     format: UNREADABLE_EXPORT_FORMAT,
     exportedAt: now.toISOString(),
     records: await Promise.all(
-      records.map(async (record) => ({ ...record, record: await toExportable(record.record) })),
+      records.map(async (record) => ({ ...record, record: await toPortableJson(record.record) })),
     ),
   };
 }

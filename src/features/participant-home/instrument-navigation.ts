@@ -2,7 +2,8 @@
  * Opening an instrument: in the newer architecture a read event goes to the outbox first, then
  * the instrument route opens (built by the survey engine issue).
  */
-import { enqueueWrite, eventsWrite, type WriteContext } from "../../outbox/enqueue.ts";
+import { eventsWrite, type WriteContext } from "../../outbox/enqueue.ts";
+import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
 import { readEvent, todoEvents, type ListEventContext, type TodoRow } from "./instrument-lists.ts";
 
 /** The {instrument} segment: the last segment of the instrument's url. */
@@ -24,7 +25,7 @@ export async function sendReadEvent(
   write: WriteContext,
   label: string,
 ) {
-  await enqueueWrite(eventsWrite([readEvent(row, context, new Date())], label), write);
+  await enqueueEvent(eventsWrite([readEvent(row, context, new Date())], label), write);
 }
 
 /** Sends the to-do rows' delivered and visible events not yet in `sent`, and records them there. */
@@ -38,7 +39,7 @@ export async function sendTodoEvents(
   const fresh = todoEvents(rows, context, new Date()).filter((event) => !sent.has(event.key));
   if (fresh.length === 0) return;
   for (const event of fresh) sent.add(event.key);
-  await enqueueWrite(
+  await enqueueEvent(
     eventsWrite(
       fresh.map((event) => event.record),
       label,

@@ -165,6 +165,38 @@ describe("consentSession", () => {
     expect(session.readOnlyIds.size).toBe(0);
   });
 
+  it.each<[ConsentViewer, string]>([
+    ["clinician", "clinro_sign"],
+    ["witness", "witness_sign"],
+  ])(
+    "a %s's own open signature is required in their session, however the definition marks it",
+    (viewer, own) => {
+      const optional = {
+        ...consent,
+        questions: Object.fromEntries(
+          Object.entries(consent.questions).map(([id, question]) => [
+            id,
+            { ...question, attributes: { ...question.attributes, required: false } },
+          ]),
+        ),
+      };
+      const records = [answered("decision"), answered("ptp_sign")];
+      const session = consentSession(optional, viewer, records);
+      const requiredIds = Object.values(session.definition.questions)
+        .filter((question) => question.attributes.required)
+        .map((question) => question.id);
+      expect(requiredIds).toEqual([own]);
+      // Signed by an earlier session: read-only, nothing left to require.
+      const signed = consentSession(optional, viewer, [...records, answered(own)]);
+      expect(signed.definition.questions[own]!.attributes.required).toBe(false);
+      // A viewer who may sign for neither side requires nothing of the staff.
+      const other = consentSession(optional, "other", records);
+      expect(Object.values(other.definition.questions).some((question) => question.attributes.required)).toBe(
+        false,
+      );
+    },
+  );
+
   it("the pre-filled records are copies: the flow cannot change the server's answers", () => {
     const record = answered("decision");
     const session = consentSession(consent, "clinician", [record]);

@@ -9,7 +9,8 @@
  * - the questions still open, except those of the other staff side: a witness does not see
  *   unanswered clinician questions (attributes.user_type "clinro"), a clinician does not see
  *   unanswered witness questions (user_type "witness"). The clinician roles 11, 12, 13 and 16
- *   count as clinician.
+ *   count as clinician;
+ * - the viewer's own open signature questions required: a staff session ends signed.
  *
  * Plain functions over the definition and records: the completion page, its tests and the
  * server's status rules read the same meaning of "answered".
@@ -93,13 +94,48 @@ export function consentSession(
       .filter(([, ids]) => ids.length > 0),
   );
   return {
-    definition: { ...definition, order: definition.order.filter((id) => !hidden(id)), siblings },
+    definition: {
+      ...definition,
+      questions: withOwnSignaturesRequired(definition.questions, viewer, answeredIds),
+      order: definition.order.filter((id) => !hidden(id)),
+      siblings,
+    },
     prefilled: kept.map((record) => ({
       ...record,
       answer: record.answer.map((entry) => ({ ...entry })),
     })),
     readOnlyIds: new Set(kept.map((record) => record.id)),
   };
+}
+
+const OWN_SIGNER_ROLE = { clinician: "clinro", witness: "witness", other: undefined } as const;
+
+/**
+ * The viewer's own signature questions still open are required in their session: a clinician
+ * or witness who finishes a consent session signs it. Without this, a staff signature left empty
+ * (definitions mark it optional, as another session may give it) finished the session while the
+ * consent still awaited that very signature (issue 23).
+ */
+function withOwnSignaturesRequired(
+  questions: SurveyDefinition["questions"],
+  viewer: ConsentViewer,
+  answeredIds: ReadonlySet<string>,
+): SurveyDefinition["questions"] {
+  const ownRole = OWN_SIGNER_ROLE[viewer];
+  if (ownRole === undefined) return questions;
+  const isOwnOpenSignature = (question: Question) =>
+    question.type === "consent_signature" &&
+    (question.attributes.signer_role ?? question.attributes.user_type) === ownRole &&
+    !answeredIds.has(question.id) &&
+    !question.attributes.required;
+  return Object.fromEntries(
+    Object.entries(questions).map(([id, question]) => [
+      id,
+      isOwnOpenSignature(question)
+        ? { ...question, attributes: { ...question.attributes, required: true } }
+        : question,
+    ]),
+  );
 }
 
 /** The flow of a consent session: it starts with the earlier answers in place. */

@@ -8,6 +8,7 @@ import {
   footerAction,
   goBack,
   isAtSubmission,
+  movesOnAfterSelection,
   nextStepId,
   progressOf,
   recordsToSubmit,
@@ -363,5 +364,67 @@ describe("what the flow submits", () => {
     const checked = validateSubmission(definition, payload);
     expect(checked.ok ? [] : checked.problems).toEqual([]);
     expect(checked.ok && checked.scores[0]?.final_value).toBe(1);
+  });
+});
+
+describe("a selection in a sibling group (spec 02 §4, 'Siblings auto-submit on selection')", () => {
+  const choices = { a: { label: "A", score_value: 1 }, b: { label: "B", score_value: 2 } };
+  /** Every sibling type spec 02 §2 lists, with an answer each. */
+  const siblingTypes: [string, Record<string, unknown>, AnswerEntry[]][] = [
+    [
+      "matrix",
+      { choices, questions: { r1: { id: "r1", label: "Row 1" }, r2: { id: "r2", label: "Row 2" } } },
+      [
+        { label: "A", value: "a", question: "r1" },
+        { label: "B", value: "b", question: "r2" },
+      ],
+    ],
+    ["numeric_rating_scale", { attributes: { min: 0, max: 10 } }, [valueEntry(0)]],
+    ["scribble", {}, [{ label: "drawing", value: "scribble_1.png" }]],
+    ["select_multiple", { choices }, [{ label: "A", value: "a", choice_id: "a", score_value: 1 }]],
+    ["select_one", { choices }, [{ label: "B", value: "b", choice_id: "b", score_value: 2 }]],
+    ["text", {}, [valueEntry("fine")]],
+    ["datetime", {}, [valueEntry("2026-11-22T09:30")]],
+  ];
+  const groupOf = (type: string, extra: Record<string, unknown>) =>
+    validDefinition({
+      id: "group",
+      type: "CLINRO",
+      version: 1,
+      order: ["pick", "other"],
+      questions: {
+        pick: { id: "pick", type: "select_one", label: "Pick", sibling_id: "g", choices },
+        other: { id: "other", type, label: "Other", sibling_id: "g", ...extra },
+      },
+      siblings: { g: ["pick", "other"] },
+    });
+  const picked: AnswerEntry[] = [{ label: "A", value: "a", choice_id: "a", score_value: 1 }];
+
+  it.each(siblingTypes)(
+    "waits for an unanswered %s sibling, and moves on once it is answered",
+    (type, extra, answer) => {
+      const group = groupOf(type, extra);
+      const groupStep = stepById(group, "g")!;
+      expect(movesOnAfterSelection(group, groupStep, [], { pick: picked })).toBe(false);
+      expect(movesOnAfterSelection(group, groupStep, [], { pick: picked, other: answer })).toBe(true);
+      // Next completes the group with both answers: none is submitted empty.
+      const done = completeStep(
+        group,
+        startFlow(group, FIXED_NOW),
+        { pick: picked, other: answer },
+        FIXED_NOW,
+      );
+      expect(isAtSubmission(done)).toBe(true);
+      expect(done.records.map((record) => [record.id, record.state])).toEqual([
+        ["pick", "ANSWERED"],
+        ["other", "ANSWERED"],
+      ]);
+    },
+  );
+
+  it("a hidden sibling does not hold the group; a single question's step moves on when it may", () => {
+    expect(movesOnAfterSelection(definition, step("daily"), [], { daily_feeling: picked })).toBe(true);
+    expect(movesOnAfterSelection(definition, step("colour"), [], { colour: red })).toBe(true);
+    expect(movesOnAfterSelection(definition, step("colour"), [], {})).toBe(false);
   });
 });

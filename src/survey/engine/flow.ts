@@ -127,15 +127,44 @@ function sameAnswer(a: readonly AnswerEntry[], b: readonly AnswerEntry[]) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Whether the current step may move on: every visible required question answered (0 counts). */
+/** The step's visible required questions still without an answer (0 counts as one): what holds it. */
+export function missingAnswers(
+  definition: SurveyDefinition,
+  step: Step,
+  records: readonly AnswerRecord[],
+  answers: Readonly<Record<string, readonly AnswerEntry[]>>,
+): Question[] {
+  return visibleQuestions(definition, step, records).filter(
+    (question) => mustBeAnswered(question) && !isAnswered(question, answers[question.id] ?? []),
+  );
+}
+
+/** Whether the current step may move on: every visible required question answered. */
 export function canAdvance(
   definition: SurveyDefinition,
   step: Step,
   records: readonly AnswerRecord[],
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ) {
+  return missingAnswers(definition, step, records, answers).length === 0;
+}
+
+/**
+ * Whether a sibling group moves on by itself after a selection (spec 02 §4, "Siblings
+ * auto-submit on selection"): only once no visible sibling that holds an answer is left
+ * unanswered. A selection in the first of several siblings records that sibling and waits, so the
+ * others are never submitted empty; Next (or Skip) moves on as ever. A single question's step
+ * moves on whenever it may.
+ */
+export function movesOnAfterSelection(
+  definition: SurveyDefinition,
+  step: Step,
+  records: readonly AnswerRecord[],
+  answers: Readonly<Record<string, readonly AnswerEntry[]>>,
+) {
+  if (step.siblingId === undefined) return canAdvance(definition, step, records, answers);
   return visibleQuestions(definition, step, records).every(
-    (question) => !mustBeAnswered(question) || isAnswered(question, answers[question.id] ?? []),
+    (question) => !holdsAnswer(question) || isAnswered(question, answers[question.id] ?? []),
   );
 }
 

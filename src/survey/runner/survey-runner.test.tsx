@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { I18nProvider } from "@lingui/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
@@ -15,7 +15,7 @@ const definition = schemaDefinition([
 ]);
 
 function renderRunner(overrides: Partial<SurveyRunnerProps> = {}) {
-  const onFinish = vi.fn();
+  const onFinish = vi.fn<SurveyRunnerProps["onFinish"]>(async () => true);
   render(
     <I18nProvider i18n={i18n}>
       <SurveyRunner
@@ -61,5 +61,113 @@ describe("the introduction's buttons (spec 02 section 2)", () => {
     expectVisible(screen.getByRole("heading", { name: "Ready to submit" }));
     fireEvent.click(screen.getByRole("button", { name: "Finish" }));
     expect(onFinish).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe("a sibling group (spec 02 §4, 'Siblings auto-submit on selection')", () => {
+  const group = schemaDefinition(
+    [
+      {
+        id: "feeling",
+        type: "select_one",
+        label: "Today overall",
+        sibling_id: "daily",
+        choices: { good: { label: "Good", score_value: 1 }, bad: { label: "Bad", score_value: 0 } },
+      },
+      { id: "comment", type: "text", label: "Comment", sibling_id: "daily" },
+      {
+        id: "sleep",
+        type: "select_one",
+        label: "Slept well",
+        sibling_id: "daily",
+        choices: { yes: { label: "Yes", score_value: 1 }, no: { label: "No", score_value: 0 } },
+      },
+    ],
+    { siblings: { daily: ["feeling", "comment", "sleep"] } },
+  );
+
+  it("records a selection in the first sibling and stays; the last unanswered sibling chosen moves on with every answer", () => {
+    const { onFinish } = renderRunner({ definition: group });
+    fireEvent.click(screen.getByRole("radio", { name: "Good" }));
+    // Still the group: the other siblings are there to answer, nothing was submitted.
+    expectVisible(screen.getByRole("heading", { name: "Comment" }));
+    expect(screen.getByRole("radio", { name: "Good" })).toHaveProperty("checked", true);
+    expect(screen.queryByRole("heading", { name: "Ready to submit" })).toBeNull();
+    fireEvent.change(screen.getByRole("textbox", { name: "Comment" }), { target: { value: "Tired" } });
+    fireEvent.click(screen.getByRole("radio", { name: "Yes" }));
+    expectVisible(screen.getByRole("heading", { name: "Ready to submit" }));
+    fireEvent.click(screen.getByRole("button", { name: "Finish" }));
+    const [{ flow }] = onFinish.mock.calls[0]!;
+    expect(flow.records.map((record) => [record.id, record.answer.map((entry) => entry.value)])).toEqual([
+      ["feeling", ["good"]],
+      ["comment", ["Tired"]],
+      ["sleep", ["yes"]],
+    ]);
+  });
+
+  it("Skip moves on with what is answered, the rest skipped", () => {
+    const { onFinish } = renderRunner({ definition: group });
+    fireEvent.click(screen.getByRole("radio", { name: "Bad" }));
+    fireEvent.click(screen.getByRole("button", { name: "Skip" }));
+    fireEvent.click(screen.getByRole("button", { name: "Finish" }));
+    const [{ flow }] = onFinish.mock.calls[0]!;
+    expect(flow.records.map((record) => [record.id, record.state])).toEqual([
+      ["feeling", "ANSWERED"],
+      ["comment", "SKIPPED"],
+      ["sleep", "SKIPPED"],
+    ]);
+  });
+});
+
+describe("a device that refuses to store (issue 23)", () => {
+  const signed = schemaDefinition([
+    { id: "name", type: "text", label: "Your name", attributes: { required: true } },
+  ]);
+
+  it("says which required answer holds the step", () => {
+    renderRunner({ definition: signed, finishOnLastQuestion: true, kind: "consent" });
+    const finish = screen.getByRole("button", { name: "Finish + Close" });
+    expect(finish).toHaveProperty("disabled", true);
+    expect(finish.getAttribute("aria-describedby")).toBeTruthy();
+    expectVisible(screen.getByText("Needs an answer: “Your name”."));
+  });
+
+  it("keeps the last question and its answers on screen when the page could not take the result", async () => {
+    const onFinish = vi.fn<SurveyRunnerProps["onFinish"]>(async () => false);
+    const saveDraft = vi.fn(async () => undefined);
+    renderRunner({ definition: signed, finishOnLastQuestion: true, kind: "consent", onFinish, saveDraft });
+    fireEvent.change(screen.getByRole("textbox", { name: "Your name" }), { target: { value: "Ana" } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Finish + Close" }));
+    });
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole("textbox", { name: "Your name" })).toHaveProperty("value", "Ana");
+    expect(screen.queryByRole("heading", { name: "Ready to submit" })).toBeNull();
+    // The draft holds the answer again, and a second Finish tries again.
+    await waitFor(() => expect(saveDraft.mock.calls.at(-1)).toBeDefined());
+    const lastDraft = saveDraft.mock.calls.at(-1) as unknown as [
+      { answers: Record<string, { value: unknown }[]> },
+    ];
+    expect(lastDraft[0].answers.name![0]!.value).toBe("Ana");
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Finish + Close" }));
+    });
+    expect(onFinish).toHaveBeenCalledTimes(2);
+  });
+
+  it("tells the clinician at once when the draft cannot be saved, and offers the export", async () => {
+    const saveDraft = vi.fn(async () => {
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+    renderRunner({ saveDraft });
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Begin" }));
+    });
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Your answers could not be saved on this device.");
+    expect(alert.textContent).toContain("QuotaExceededError: The quota has been exceeded.");
+    expectVisible(screen.getByRole("button", { name: "Export the answers" }));
+    // Still on screen and usable.
+    expectVisible(screen.getByRole("heading", { name: "Mood today" }));
   });
 });

@@ -17,6 +17,8 @@ import {
   footerAction,
   goBack,
   isAtSubmission,
+  missingAnswers,
+  movesOnAfterSelection,
   progressOf,
   startFlow,
   stepById,
@@ -26,6 +28,8 @@ import {
 import { QuestionBody } from "../questions/question-body.tsx";
 import type { QuestionContext, QuestionProps } from "../questions/question-props.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
+import { DraftNotSavedAlert } from "./draft-not-saved-alert.tsx";
+import { MissingAnswerHint } from "./missing-answer-hint.tsx";
 import { referencedFiles, type SurveyDraft } from "./survey-draft.ts";
 
 /** Next scrolls to the following question after this delay (spec 02 section 9). */
@@ -48,8 +52,12 @@ export type SurveyRunnerProps = {
   context: QuestionContext;
   /** A question of an unknown type was reached: it renders nothing (spec 02 §4). */
   onParsingFailed: (question: Question) => void;
-  /** The clinician pressed Finish on the submission step. */
-  onFinish: (result: SurveyResult) => void;
+  /**
+   * The clinician pressed Finish (or 'Finish + Close'). Resolves true once the page holds the
+   * result (queued in the outbox); false when it could not (the page has said why): the survey
+   * then stays as it was, answers on screen, and its draft is kept.
+   */
+  onFinish: (result: SurveyResult) => Promise<boolean>;
   /** The clinician confirmed quitting. */
   onQuit: () => void;
   /** Finish is under way: the buttons wait. */
@@ -95,6 +103,8 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   const [answers, setAnswers] = useState<Record<string, AnswerEntry[]>>(() => props.draft?.answers ?? {});
   const [files, setFiles] = useState<Map<string, Blob>>(() => props.draft?.files ?? new Map());
   const [quitting, setQuitting] = useState(false);
+  /** Why the last draft save failed, until a later one succeeds: the clinician is told at once. */
+  const [draftProblem, setDraftProblem] = useState<string | null>(null);
   const stepRef = useRef<HTMLDivElement>(null);
   const reportedUnknown = useRef(new Set<string>());
 
@@ -122,7 +132,13 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     if (!draft || closed.current) return;
     pendingDraft.current = null;
     savedFlow.current = draft.flow;
-    void saveDraft(draft);
+    saveDraft(draft).then(
+      () => setDraftProblem(null),
+      (error: unknown) => {
+        console.error("The draft could not be saved on this device", error);
+        setDraftProblem(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+      },
+    );
   }, [saveDraft]);
   useEffect(() => {
     pendingDraft.current = { definitionKey, flow, answers, files };
@@ -202,6 +218,20 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     }
   };
 
+  /**
+   * A question asks to move on by itself (a selection in a sibling group, Enter in a text): a
+   * group moves on only once none of its siblings is left unanswered; Next moves it on as ever.
+   */
+  const questionSubmits = () => {
+    if (
+      !step ||
+      !movesOnAfterSelection(definition, step, flow.records, answersOfStepFrom(answersRef.current))
+    ) {
+      return;
+    }
+    advance();
+  };
+
   const back = () => {
     if (props.finishing) return;
     setFlow(goBack(flow));
@@ -227,6 +257,21 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   const isSubmissionQuestion = questions.length === 1 && questions[0]?.type === "submission";
   const submissionMode = isSubmissionQuestion && reachesEnd;
   const finishesHere = (props.finishOnLastQuestion === true || submissionMode) && reachesEnd;
+  /**
+   * Hands the result to the page. The draft is left alone meanwhile (the page removes it once the
+   * result is queued); when the page could not take it, the survey stays as it is and the draft
+   * is saved again.
+   */
+  const finish = async (result: SurveyResult) => {
+    flushDraft();
+    closed.current = true;
+    const taken = await props.onFinish(result);
+    if (taken) return;
+    closed.current = false;
+    savedFlow.current = null;
+    pendingDraft.current = { definitionKey, flow, answers: answersRef.current, files: filesRef.current };
+    flushDraft();
+  };
   const primary = () => {
     if (!finishesHere) {
       advance();
@@ -234,14 +279,15 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     }
     const stepAnswers = answersOfStepFrom(answersRef.current);
     if (!step || props.finishing || !canAdvance(definition, step, flow.records, stepAnswers)) return;
+    // The step stays on screen until the page holds the result: a failure keeps it there.
     const next = completeStep(definition, flow, stepAnswers, new Date());
-    setFlow(next);
-    closed.current = true;
-    props.onFinish({ flow: next, files: referencedFiles(answersRef.current, filesRef.current) });
+    void finish({ flow: next, files: referencedFiles(answersRef.current, filesRef.current) });
   };
   const consent = props.kind === "consent";
   const isIntroduction = questions.length === 1 && questions[0]?.type === "introduction";
-  const mayAdvance = step ? canAdvance(definition, step, flow.records, answersOfStep) : false;
+  const missing = step ? missingAnswers(definition, step, flow.records, answersOfStep) : [];
+  const mayAdvance = step !== undefined && missing.length === 0;
+  const missingHintId = "survey-missing-answer";
 
   return (
     <div className="survey">
@@ -298,7 +344,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
                 answer={answersOfStep[question.id] ?? []}
                 files={files}
                 onChange={(entries, changedFiles) => change(question.id, entries, changedFiles)}
-                onSubmit={advance}
+                onSubmit={questionSubmits}
                 readOnly={props.readOnlyIds?.has(question.id) ?? false}
                 inSiblingGroup={step?.siblingId !== undefined}
                 context={context}
@@ -325,11 +371,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary"
             disabled={props.finishing}
-            onClick={() => {
-              flushDraft();
-              closed.current = true;
-              props.onFinish({ flow, files: referencedFiles(answers, files) });
-            }}
+            onClick={() => void finish({ flow, files: referencedFiles(answers, files) })}
           >
             <Trans id="survey_finish">Finish</Trans>
           </button>
@@ -338,6 +380,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary survey__next"
             disabled={!mayAdvance || props.finishing}
+            aria-describedby={missing.length > 0 ? missingHintId : undefined}
             onClick={primary}
           >
             {submissionMode ? (
@@ -353,7 +396,18 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             )}
           </button>
         )}
+        {missing.length > 0 && !atSubmission ? (
+          <MissingAnswerHint id={missingHintId} question={missing[0]!} finishes={finishesHere} />
+        ) : null}
       </div>
+
+      {draftProblem ? (
+        <DraftNotSavedAlert
+          reason={draftProblem}
+          title={props.title}
+          draft={() => ({ definitionKey, flow, answers: answersRef.current, files: filesRef.current })}
+        />
+      ) : null}
 
       {quitting ? (
         <Modal

@@ -5,7 +5,12 @@
  */
 import { useCallback, useEffect, useState } from "react";
 import { claimDraft, loadDraft, saveDraft } from "../../outbox/drafts.ts";
-import type { SurveyDraft } from "./survey-draft.ts";
+import {
+  fromStoredSurveyDraft,
+  toStoredSurveyDraft,
+  type StoredSurveyDraft,
+  type SurveyDraft,
+} from "./survey-draft.ts";
 
 export type DraftStatus =
   { kind: "loading" } | { kind: "open-elsewhere" } | { kind: "ready"; draft: SurveyDraft | undefined };
@@ -45,9 +50,10 @@ export function useSurveyDraft(draftKey: string, userId: number | undefined) {
         return;
       }
       release = ownership.release;
-      const saved = await loadDraft<SurveyDraft>(draftKey);
+      const saved = await loadDraft<StoredSurveyDraft | SurveyDraft>(draftKey);
       if (cancelled) return;
-      setStatus({ kind: "ready", draft: saved && saved.userId === userId ? saved.value : undefined });
+      const own = saved && saved.userId === userId ? fromStoredSurveyDraft(saved.value) : undefined;
+      setStatus({ kind: "ready", draft: own });
     })();
     return () => {
       cancelled = true;
@@ -56,7 +62,9 @@ export function useSurveyDraft(draftKey: string, userId: number | undefined) {
   }, [draftKey, userId]);
 
   const save = useCallback(
-    (draft: SurveyDraft) => (userId === undefined ? Promise.resolve() : saveDraft(draftKey, userId, draft)),
+    async (draft: SurveyDraft) => {
+      if (userId !== undefined) await saveDraft(draftKey, userId, await toStoredSurveyDraft(draft));
+    },
     [draftKey, userId],
   );
 
