@@ -6,6 +6,7 @@ import { SessionInactivity } from "../features/session/session-inactivity.tsx";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { requestPersistentStorage } from "../outbox/persistent-storage.ts";
 import { useOutboxChanges, usePendingCount } from "../outbox-ui/use-outbox.ts";
+import { useRefreshAfterDelivery } from "./use-refresh-after-delivery.ts";
 import { GlobalLoader } from "../widgets/loading/global-loader.tsx";
 import { Toaster } from "../widgets/toast/toaster.tsx";
 import { NavBar } from "./nav-bar.tsx";
@@ -32,6 +33,8 @@ export function RootLayout() {
 
   // Every outbox change, in this tab, another tab or the service worker, refreshes its screens.
   useOutboxChanges();
+  // A delivered submission or consent changes the lists it belongs to: they are read again.
+  useRefreshAfterDelivery();
 
   // Once there is something to keep, ask the browser not to evict it (at most once per page load).
   useEffect(() => {

@@ -31,6 +31,7 @@ export type NewWrite = {
   label: string;
   dependsOn?: string[];
   draftKey?: string;
+  instrument?: OutboxItem["instrument"];
 };
 
 /** A write whose files are bytes: what an outbox item holds. */
@@ -73,6 +74,7 @@ export function makeOutboxItem(write: StorableWrite, context: WriteContext, now 
     nextAttemptAt: 0,
     dependsOn: write.dependsOn ?? [],
     draftKey: write.draftKey,
+    ...(write.instrument ? { instrument: write.instrument } : {}),
   };
 }
 

@@ -60,6 +60,11 @@ export type OutboxItem = {
   dependsOn: string[];
   /** The draft to remove once this item is delivered. */
   draftKey?: string;
+  /**
+   * The instrument delivery a submission completes: the participant's to-do list shows it as
+   * waiting to send, never as a form to start again (issue 23).
+   */
+  instrument?: { id: number; instanceId?: number | undefined };
 };
 
 /** How an item stands, derived for screens (the network-error and failed-files modals). */

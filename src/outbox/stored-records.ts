@@ -76,6 +76,7 @@ const outboxItemV0 = z.object({
   nextAttemptAt: z.number(),
   dependsOn: z.array(z.string()),
   draftKey: z.optional(z.string()),
+  instrument: z.optional(z.object({ id: z.number(), instanceId: z.optional(z.number()) })),
 });
 
 const outboxItemV1 = z.extend(outboxItemV0, { schemaVersion: z.literal(1) });

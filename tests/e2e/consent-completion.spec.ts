@@ -150,8 +150,10 @@ test("the coordinator and the witness complete the main consent; the completed c
   const sent = answer.request().postDataJSON() as { signing?: { password_ciphertext: string } };
   expect(sent.signing?.password_ciphertext).toMatch(/^[A-Za-z0-9+/]+={0,2}$/);
   expect(JSON.stringify(sent)).not.toContain(DEMO_PASSWORD);
-  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`));
-  await expect(page.getByRole("status").filter({ hasText: "The consent was signed" })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=awaiting_witness$`));
+  await expect(page.getByRole("status").filter({ hasText: "The consent was signed" })).toHaveText(
+    /Waiting for the witness's signature\./,
+  );
   const afterCoordinator = await stored(page, participant);
   expect(afterCoordinator.status).toBe("awaiting_witness");
   expect(afterCoordinator.signatures.map((s) => [s.role, s.signature_type])).toEqual([
@@ -189,7 +191,7 @@ test("the coordinator and the witness complete the main consent; the completed c
   );
   await consent.finishClose().click();
   expect((await witnessed).status()).toBe(200);
-  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`));
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=complete$`));
   expect((await stored(page, participant)).status).toBe("complete");
 
   // The participant is completed: See consent downloads the PDF.
@@ -230,7 +232,9 @@ test("a consent signed offline arrives once when the network returns", async ({ 
   );
   await context.setOffline(false);
   expect((await posted).status()).toBe(200);
-  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=1$`), { timeout: 15_000 });
+  await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=awaiting_witness$`), {
+    timeout: 15_000,
+  });
   const held = await stored(page, participant);
   expect(held.status).toBe("awaiting_witness");
   // One signing: one participant and one clinician signature, not two of each.

@@ -281,12 +281,21 @@ test("the witness sees the clinician's signatures as pending and signs those awa
   );
 });
 
-test("arriving from a finished consent shows the success message until dismissed", async ({ page }) => {
+test("arriving from a finished consent says what it achieved and who is next, until dismissed", async ({
+  page,
+}) => {
   await signedIn(page, COORDINATOR);
   const consentId = await mainConsentId(page);
   const consent = new ConsentParticipantsPage(page);
+  await consent.goto(MDD_301, BOSTON, consentId, "?signed=awaiting_witness");
+  await expect(consent.signedMessage()).toHaveText(
+    /The consent was signed\. Waiting for the witness's signature\./,
+  );
+  // A status the page does not know says nothing.
   await consent.goto(MDD_301, BOSTON, consentId, "?signed=1");
-  await expect(consent.signedMessage()).toBeVisible();
+  await expect(consent.signedMessage()).toHaveCount(0);
+  await consent.goto(MDD_301, BOSTON, consentId, "?signed=complete");
+  await expect(consent.signedMessage()).toHaveText(/The consent was signed and is complete\./);
   await consent.signedMessage().getByRole("button", { name: "Dismiss" }).click();
   await expect(page).toHaveURL(new RegExp(`/consents/${consentId}$`));
   await expect(consent.signedMessage()).toHaveCount(0);

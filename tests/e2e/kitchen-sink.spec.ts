@@ -312,10 +312,17 @@ test("every question type on the default path, a cropped photo, and the submissi
   await expect(comment).toBeVisible();
   await expect(survey.questionHeading("Today overall")).toBeFocused();
   await expect(survey.nextOrSkip()).toHaveCount(1);
+  // A choice in the first sibling is recorded and the group stays: its other questions are still
+  // to answer (issue 23: it used to move on and submit them empty).
+  await feeling.getByRole("radio", { name: "Bad" }).click();
+  await expect(feeling.getByRole("radio", { name: "Bad" })).toBeChecked();
+  await expect(energy).toBeVisible();
+  await expect(survey.submissionHeading()).toHaveCount(0);
   await energy.getByRole("radio", { name: "6", exact: true }).check();
-  await comment.getByRole("textbox", { name: "Comment" }).fill("Tired but fine");
   await expect(survey.skip()).toBeVisible();
-  // A choice of a select one in a sibling group completes the step at once.
+  await comment.getByRole("textbox", { name: "Comment" }).fill("Tired but fine");
+  await expect(energy.getByRole("radio", { name: "6", exact: true })).toBeChecked();
+  // Changing the choice once no sibling is left unanswered completes the step at once.
   await feeling.getByRole("radio", { name: "Good" }).click();
 
   // 21. The submission step (combined_note is skipped: neither Green nor the lowest mood).

@@ -54,7 +54,7 @@ export function ConsentListPage({ studyId, siteId }: Props) {
       id: "name",
       header: t({ id: "consents_column_name", message: "Name" }),
       sortValue: (consent) => consent.title,
-      // The title link covers the whole row (.row-link): a click anywhere on it opens the
+      // The title link opens the row (.row-link, row-links.ts): a click anywhere on it opens the
       // consent, and so does Enter on the focused link.
       cell: (consent) => (
         <Link
@@ -89,7 +89,8 @@ export function ConsentListPage({ studyId, siteId }: Props) {
         columns={columns}
         rowKey={(consent) => String(consent.consent_id)}
         caption={t({ id: "consents_list_caption", message: "Consents of this site" })}
-        className="data-table--rows-link consent-list__table"
+        className="consent-list__table"
+        rowLinks
         stackOnPhone
         search={{
           label: t({ id: "consents_search_label", message: "Search consents by name" }),

@@ -63,6 +63,7 @@ export function instrumentSubmissionWrites(input: InstrumentSubmissionInput): {
       kind: "submission",
       label: input.label,
       draftKey: input.draftKey,
+      instrument: { id: input.instrumentId, instanceId: input.instanceId },
       request: {
         method: "POST",
         path: submissionPath(input.participantId, input.instrumentId),

@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import { useRouter } from "@tanstack/react-router";
+import { Link, useRouter } from "@tanstack/react-router";
 import dayjs from "dayjs";
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { formsQuery, instancesQuery } from "../../api/instruments-api.ts";
@@ -8,10 +8,12 @@ import { ApiError } from "../../api/request.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { WriteContext } from "../../outbox/enqueue.ts";
+import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
 import {
   formLists,
   instanceLists,
   listSourceFor,
+  queuedRowKeys,
   type CompletedGroup,
   type InstrumentLists as Lists,
   type ListSource,
@@ -117,6 +119,12 @@ function InstrumentTabs({
   const baseId = useId();
   const [selected, setSelected] = useState<TabKey>("todo");
   const [locked, setLocked] = useState<TodoRow | null>(null);
+  // A submission still on this device is waiting to send: its row cannot be started again.
+  const outbox = useOutboxItems();
+  const queued = useMemo(
+    () => queuedRowKeys(lists.todo, outbox.data ?? [], participantId),
+    [lists.todo, outbox.data, participantId],
+  );
   const tabRefs = useRef<Record<TabKey, HTMLButtonElement | null>>({ todo: null, completed: null });
   const completedCount = lists.completed.reduce((total, group) => total + group.rows.length, 0);
   const todoCount = lists.todo.length;
@@ -200,6 +208,7 @@ function InstrumentTabs({
       >
         <TodoList
           rows={lists.todo}
+          queued={queued}
           onOpen={(row) => (row.locked ? setLocked(row) : void openInstrument(row))}
         />
       </div>
@@ -230,7 +239,15 @@ function InstrumentTabs({
   );
 }
 
-function TodoList({ rows, onOpen }: { rows: TodoRow[]; onOpen: (row: TodoRow) => void }) {
+function TodoList({
+  rows,
+  queued,
+  onOpen,
+}: {
+  rows: TodoRow[];
+  queued: ReadonlySet<string>;
+  onOpen: (row: TodoRow) => void;
+}) {
   if (rows.length === 0) {
     return (
       <p className="empty-state">
@@ -242,30 +259,49 @@ function TodoList({ rows, onOpen }: { rows: TodoRow[]; onOpen: (row: TodoRow) =>
     <ul className="instrument-list">
       {rows.map((row) => (
         <li key={row.key}>
-          <button
-            type="button"
-            className={`instrument-row${row.locked ? " instrument-row--locked" : ""}`}
-            onClick={() => onOpen(row)}
-          >
-            <span className="instrument-row__name">{row.name}</span>
-            {row.locked ? (
-              <span className="instrument-row__lock">
-                <LockIcon />
-                <span className="visually-hidden">
-                  <Trans id="participant_row_locked">
-                    (locked: you don't have permission to administer it)
-                  </Trans>
+          {queued.has(row.key) ? (
+            <QueuedRow row={row} />
+          ) : (
+            <button
+              type="button"
+              className={`instrument-row${row.locked ? " instrument-row--locked" : ""}`}
+              onClick={() => onOpen(row)}
+            >
+              <span className="instrument-row__name">{row.name}</span>
+              {row.locked ? (
+                <span className="instrument-row__lock">
+                  <LockIcon />
+                  <span className="visually-hidden">
+                    <Trans id="participant_row_locked">
+                      (locked: you don't have permission to administer it)
+                    </Trans>
+                  </span>
                 </span>
-              </span>
-            ) : (
-              <span className="instrument-row__chevron" aria-hidden="true">
-                ›
-              </span>
-            )}
-          </button>
+              ) : (
+                <span className="instrument-row__chevron" aria-hidden="true">
+                  ›
+                </span>
+              )}
+            </button>
+          )}
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A form finished on this device whose submission waits in the outbox: not a form to start. */
+function QueuedRow({ row }: { row: TodoRow }) {
+  return (
+    <div className="instrument-row instrument-row--queued">
+      <span className="instrument-row__name">{row.name}</span>
+      <span className="instrument-row__queued">
+        <Trans id="participant_row_queued">Completed · waiting to send</Trans>
+      </span>
+      <Link className="instrument-row__queue-link" to="/outbox">
+        <Trans id="participant_row_queue_link">See the queue</Trans>
+      </Link>
+    </div>
   );
 }
 

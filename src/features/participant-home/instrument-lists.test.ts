@@ -7,6 +7,7 @@ import {
   instanceLists,
   isWithinTimeRanges,
   listSourceFor,
+  queuedRowKeys,
   readEvent,
   todoEvents,
   type TodoRow,
@@ -351,5 +352,40 @@ describe("events of the newer architecture's to-do rows", () => {
       info: { instance_id: 10 },
       participant: 7,
     });
+  });
+});
+
+describe("rows whose submission waits in the outbox (issue 23)", () => {
+  const row = (instrumentId: number, instanceId: number) => ({
+    key: `${instrumentId}-${instanceId}`,
+    instrumentId,
+    instanceId,
+    name: `Form ${instrumentId}`,
+    url: "",
+    permissions: [],
+    locked: false,
+    insideSpecificTime: false,
+  });
+  const rows = [row(1, 10), row(1, 11), row(2, 20)];
+  const submission = (participantId: number, instrument: { id: number; instanceId?: number }) => ({
+    kind: "submission" as const,
+    participantId,
+    instrument,
+  });
+
+  it("marks the delivery a queued submission completes, for its participant only", () => {
+    expect([...queuedRowKeys(rows, [submission(5, { id: 1, instanceId: 11 })], 5)]).toEqual(["1-11"]);
+    expect(queuedRowKeys(rows, [submission(6, { id: 1, instanceId: 11 })], 5).size).toBe(0);
+  });
+
+  it("a submission without a delivery holds every row of its instrument; uploads and events hold none", () => {
+    expect([...queuedRowKeys(rows, [submission(5, { id: 1 })], 5)]).toEqual(["1-10", "1-11"]);
+    expect(
+      queuedRowKeys(
+        rows,
+        [{ kind: "upload" as const, participantId: 5, instrument: { id: 2, instanceId: 20 } }],
+        5,
+      ).size,
+    ).toBe(0);
   });
 });

@@ -27,6 +27,7 @@ import {
   type InstrumentWithInstances,
   type VisibilityRange,
 } from "../../contracts/instrument-lists.ts";
+import type { OutboxItem } from "../../outbox/outbox-item.ts";
 
 /**
  * The default instrument architecture version (src/contracts/instrument-architecture.ts):
@@ -207,6 +208,35 @@ export function instanceLists(
     }
   }
   return { todo: todo.sort(byName), completed: groupCompleted(completed) };
+}
+
+/** What the to-do list reads of an outbox item. */
+export type QueuedWrite = Pick<OutboxItem, "kind" | "participantId" | "instrument">;
+
+/**
+ * The to-do rows whose submission is still in the outbox on this device (issue 23): shown as
+ * waiting to send, not offered again, until the server has it and the lists are read again. A
+ * submission made without a delivery (no instance) holds every row of its instrument.
+ */
+export function queuedRowKeys(
+  rows: readonly TodoRow[],
+  items: readonly QueuedWrite[],
+  participantId: number,
+): Set<string> {
+  const queued = items.filter(
+    (item) => item.kind === "submission" && item.participantId === participantId && item.instrument,
+  );
+  return new Set(
+    rows
+      .filter((row) =>
+        queued.some(
+          ({ instrument }) =>
+            instrument!.id === row.instrumentId &&
+            (instrument!.instanceId === undefined || instrument!.instanceId === row.instanceId),
+        ),
+      )
+      .map((row) => row.key),
+  );
 }
 
 export type ListEventContext = { studyId: number; participantId: number };

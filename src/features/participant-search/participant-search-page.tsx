@@ -7,6 +7,7 @@ import { participantSearchQuery } from "../../api/participants-api.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
+import { rowLinksRef } from "../../widgets/table/row-links.ts";
 
 type Props = { studyId: number; siteId: number; searchText: string | undefined };
 
@@ -119,7 +120,7 @@ function SearchResults({
         })}
       </h2>
       <div className="table-scroll">
-        <table className="data-table data-table--rows-link data-table--stack-on-phone">
+        <table ref={rowLinksRef} className="data-table data-table--rows-link data-table--stack-on-phone">
           <thead>
             <tr>
               <th scope="col">
@@ -138,7 +139,7 @@ function SearchResults({
           </thead>
           <tbody>
             {rows.map((row) => (
-              // The last-name link covers the whole row (.row-link): a click anywhere on the row, or
+              // The last-name link opens the row (.row-link, row-links.ts): a click anywhere on the row, or
               // Enter on the focused link, opens the participant.
               <tr key={row.id}>
                 <td>

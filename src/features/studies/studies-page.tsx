@@ -8,6 +8,7 @@ import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { ActivitiesOnboarding } from "./activities-onboarding.tsx";
 import { clearSelection, storeSelection } from "./study-selection.ts";
 import { pathAfterChoosing, selectableStudySites } from "./study-list.ts";
+import { rowLinksRef } from "../../widgets/table/row-links.ts";
 
 /**
  * /studies: the site and study pairs the user may work in. Shows the stored permissions at once
@@ -44,7 +45,7 @@ export function StudiesPage() {
               })}
         </p>
       ) : (
-        <table className="data-table data-table--rows-link">
+        <table ref={rowLinksRef} className="data-table data-table--rows-link">
           <caption className="visually-hidden">
             <Trans id="studies_caption">Studies and sites you can work in</Trans>
           </caption>

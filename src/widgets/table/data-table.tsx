@@ -17,6 +17,7 @@ import {
 import { useId, useMemo, useState, type ReactNode } from "react";
 import { SearchBox } from "./search-box.tsx";
 import { compareSortValues, type SortValue } from "./sort-values.ts";
+import { rowLinksRef } from "./row-links.ts";
 
 export type TableColumn<Row> = {
   id: string;
@@ -50,6 +51,8 @@ export type DataTableProps<Row extends RowData> = {
   status?: (shown: number, total: number) => ReactNode;
   className?: string;
   stackOnPhone?: boolean;
+  /** Each row holds one `.row-link`: a click anywhere on the row follows it (row-links.ts). */
+  rowLinks?: boolean;
 };
 
 const features = tableFeatures({ rowSortingFeature, sortedRowModel: createSortedRowModel() });
@@ -65,6 +68,7 @@ export function DataTable<Row extends RowData>({
   status,
   className,
   stackOnPhone = false,
+  rowLinks = false,
 }: DataTableProps<Row>) {
   const statusId = useId();
   const [text, setText] = useState("");
@@ -104,7 +108,12 @@ export function DataTable<Row extends RowData>({
   });
   const byId = new Map(columns.map((column) => [column.id, column]));
   const sortedRows = table.getRowModel().rows;
-  const tableClasses = ["data-table", stackOnPhone ? "data-table--stack-on-phone" : "", className ?? ""];
+  const tableClasses = [
+    "data-table",
+    stackOnPhone ? "data-table--stack-on-phone" : "",
+    rowLinks ? "data-table--rows-link" : "",
+    className ?? "",
+  ];
 
   return (
     <div className="data-table-widget">
@@ -134,7 +143,7 @@ export function DataTable<Row extends RowData>({
         // A scrolling region must take focus for keyboard users to scroll it (WCAG 2.1.1).
         // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
         <div className="table-scroll" role="region" tabIndex={0} aria-label={caption}>
-          <table className={tableClasses.filter(Boolean).join(" ")}>
+          <table ref={rowLinks ? rowLinksRef : undefined} className={tableClasses.filter(Boolean).join(" ")}>
             <caption className="visually-hidden">{caption}</caption>
             <thead>
               {table.getHeaderGroups().map((group) => (

@@ -37,7 +37,9 @@ export class ConsentParticipantsPage {
       .getByRole("row")
       .filter({ has: this.page.getByRole("cell", { name: String(participantId), exact: true }) });
   readonly noMatches = () => this.page.getByText("No matches found");
-  readonly signedMessage = () => this.page.getByRole("status").filter({ hasText: "The consent was signed." });
+  /** What the consent session that led here achieved (a status with its Dismiss button). */
+  readonly signedMessage = () =>
+    this.page.getByRole("status").filter({ has: this.page.getByRole("button", { name: "Dismiss" }) });
 
   /**
    * Opens the page and returns what the server answers for it, so a test can check the groups
