@@ -461,10 +461,13 @@ const consentParticipantsRoute = createRoute({
       consentId: String(params.consentId),
     }),
   },
-  validateSearch: (search: Record<string, unknown>): { signed?: ConsentParticipantStatus } =>
-    (CONSENT_PARTICIPANT_STATUSES as readonly unknown[]).includes(search.signed)
-      ? { signed: search.signed as ConsentParticipantStatus }
-      : {},
+  // An unknown value is set to undefined, not left out: the router keeps search params the
+  // validation does not return.
+  validateSearch: (search: Record<string, unknown>): { signed?: ConsentParticipantStatus | undefined } => ({
+    signed: (CONSENT_PARTICIPANT_STATUSES as readonly unknown[]).includes(search.signed)
+      ? (search.signed as ConsentParticipantStatus)
+      : undefined,
+  }),
   loaderDeps: ({ search }) => ({ signed: search.signed !== undefined }),
   // Arriving from a finished consent, the statuses have changed: marked stale, the page fetches
   // them again (the cached ones stay on screen if that fails, e.g. offline with the consent still
