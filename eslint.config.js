@@ -1,10 +1,44 @@
 import js from "@eslint/js";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import pluginLingui from "eslint-plugin-lingui";
+import boundaries from "eslint-plugin-boundaries";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 import localRules from "./eslint/no-cross-feature-imports.js";
+
+/** The layers, as [element type, folder], highest first (src/main.tsx, the entry, stands above all). */
+const LAYERS = [
+  ["app", "src/app"],
+  ["features", "src/features/*"],
+  ["survey-ui", "src/survey"],
+  ["outbox-ui", "src/outbox-ui"],
+  ["auth", "src/auth"],
+  ["api", "src/api"],
+  ["video", "src/video"],
+  ["widgets", "src/widgets"],
+  ["i18n", "src/i18n"],
+  ["outbox", "src/outbox"],
+  ["engine", "core/survey-engine"],
+  ["kernel", "core/contracts"],
+  ["service-worker", "sw"],
+];
+const MIDDLE = ["survey-ui", "outbox-ui", "auth", "api", "video", "widgets", "i18n"];
+const allow = (from, to) => ({
+  from: { element: { type: from } },
+  allow: { to: { element: { types: { anyOf: to } } } },
+});
+/** Who may import whom: each layer its own and every layer below it. */
+const LAYER_POLICIES = [
+  allow("app", ["app", "features", ...MIDDLE, "outbox", "engine", "kernel"]),
+  allow("features", ["features", ...MIDDLE, "outbox", "engine", "kernel"]),
+  ...MIDDLE.map((layer) => allow(layer, [...MIDDLE, "outbox", "engine", "kernel"])),
+  allow("outbox", ["outbox", "kernel"]),
+  allow("engine", ["engine", "kernel"]),
+  allow("kernel", ["kernel"]),
+  allow("service-worker", ["service-worker", "outbox", "engine", "kernel"]),
+];
 
 /** Packages that draw UI or hold UI state: the survey engine and the outbox stay plain. */
 const UI_PACKAGES = ["react", "react/*", "react-dom", "react-dom/*", "@tanstack/*", "@lingui/*"];
@@ -89,9 +123,10 @@ export default tseslint.config(
     rules: { "local/no-cross-feature-imports": "error" },
   },
   {
-    // The survey engine (also run by the server) and the outbox are plain TypeScript: they return
-    // codes and data; the UI turns them into text and pixels.
-    files: ["src/survey/engine/**/*.ts", "src/outbox/**/*.ts"],
+    // The kernel (contracts and survey engine, also run by the server), the outbox and the
+    // service worker are plain TypeScript: they return codes and data; the UI turns them into
+    // text and pixels.
+    files: ["core/**/*.ts", "src/outbox/**/*.ts", "sw/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -99,11 +134,11 @@ export default tseslint.config(
           patterns: [
             {
               group: UI_PACKAGES,
-              message: "The survey engine and the outbox import no React, router or Lingui.",
+              message: "The kernel, the outbox and the service worker import no React, router or Lingui.",
             },
             {
               group: UI_FOLDERS,
-              message: "The survey engine and the outbox import nothing from the UI layers.",
+              message: "The kernel, the outbox and the service worker import nothing from the UI layers.",
             },
           ],
         },
@@ -111,14 +146,16 @@ export default tseslint.config(
     },
   },
   {
-    // One door to the network: src/api/ (and the service worker, which is its own program).
-    files: ["src/**/*.{ts,tsx}"],
-    ignores: ["src/api/**", "src/**/*.test.{ts,tsx}"],
+    // One door to the network: src/api/ and the outbox's own transport (and the service worker,
+    // which is its own program). A WebSocket is the network too.
+    files: ["src/**/*.{ts,tsx}", "core/**/*.ts"],
+    ignores: ["src/api/**", "src/outbox/send-item.ts", "src/**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-globals": [
         "error",
         { name: "fetch", message: "Only src/api/ calls fetch: add a typed call there." },
         { name: "XMLHttpRequest", message: "Only src/api/ talks to the network." },
+        { name: "WebSocket", message: "Only src/api/ opens a WebSocket: add it there (openSignalSocket)." },
       ],
       "no-restricted-properties": [
         "error",
@@ -157,6 +194,37 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // The layers (docs/architecture.md), enforced in every direction: a layer imports its own
+    // and those below it, never those above. app > features > {survey UI, outbox UI, auth, api,
+    // video, widgets, i18n} > {outbox, engine} > kernel; the service worker stands beside the
+    // app and takes only the outbox, the engine and the kernel.
+    files: ["src/**/*.{ts,tsx}", "core/**/*.ts", "sw/**/*.ts"],
+    plugins: { boundaries },
+    settings: {
+      "import/resolver": { node: { extensions: [".ts", ".tsx", ".js"] } },
+      "boundaries/include": ["src/**/*", "core/**/*", "sw/**/*"],
+      "boundaries/elements": LAYERS.map(([type, pattern]) => ({ type, pattern })),
+    },
+    rules: {
+      "boundaries/dependencies": [
+        "error",
+        {
+          default: "disallow",
+          policies: LAYER_POLICIES,
+        },
+      ],
+    },
+  },
+  {
+    // No import cycles, in the app, the kernel, the service worker or the server: a circle of
+    // modules is one module in disguise, and its load order is an accident.
+    files: ["src/**/*.{ts,tsx}", "core/**/*.ts", "sw/**/*.ts", "server/**/*.ts"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    plugins: { "import-x": importX },
+    settings: { "import-x/extensions": [".ts", ".tsx", ".js"] },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   {
     // Type-aware rules where promises cross into callbacks: a dropped promise loses its error.

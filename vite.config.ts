@@ -10,8 +10,8 @@ import { precompressAssets } from "./scripts/precompress.ts";
 
 const API_ORIGIN = "http://localhost:8080";
 
-/** index.html's early start (src/api/early-definition-start.ts says what it does). */
-const EARLY_DEFINITION_SOURCE = "src/api/early-definition-start.ts";
+/** index.html's early start (src/app/early-definition-start.ts says what it does). */
+const EARLY_DEFINITION_SOURCE = "src/app/early-definition-start.ts";
 const EARLY_DEFINITION_TAG = `<script src="/${EARLY_DEFINITION_SOURCE}"></script>`;
 /** Stands for the pages' file lists in the script until the bundle is known. */
 const ROUTE_FILES_PLACEHOLDER = "__CLINRO_ROUTE_FILES__";

@@ -12,14 +12,18 @@ export default defineConfig({
     projects: [
       {
         plugins,
-        test: { name: "unit", environment: "jsdom", include: ["src/**/*.test.{ts,tsx}"] },
+        test: {
+          name: "unit",
+          environment: "jsdom",
+          include: ["src/**/*.test.{ts,tsx}", "core/**/*.test.ts"],
+        },
       },
       {
         plugins,
         test: {
           name: "api",
           environment: "node",
-          include: ["tests/api/**/*.test.ts", "server/**/*.test.ts"],
+          include: ["tests/api/**/*.test.ts", "server/**/*.test.ts", "tests/lint/**/*.test.ts"],
           testTimeout: 30_000,
           // A harness migrates and seeds a fresh database per file: slow when the machine is busy.
           hookTimeout: 120_000,

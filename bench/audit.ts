@@ -13,7 +13,7 @@ import { exportAuditCsv, verifyAuditChain } from "../server/audit/audit-chain.ts
 import { withAuditActor } from "../server/audit/audit-trail.ts";
 import { openDatabase } from "../server/db/client.ts";
 import { users } from "../server/db/schema.ts";
-import { seedDemo } from "../server/db/seed/demo.ts";
+import { seedDemo } from "../server/seed/demo.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
 
 const WRITES = 400;

@@ -20,10 +20,10 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { ROLE_CODE } from "../src/contracts/roles.ts";
-import { instancesListResponse } from "../src/contracts/instrument-lists.ts";
-import { participantSearchResponse } from "../src/contracts/participant.ts";
-import type { SurveyDefinition } from "../src/survey/engine/definition.ts";
+import { ROLE_CODE } from "../core/contracts/roles.ts";
+import { instancesListResponse } from "../core/contracts/instrument-lists.ts";
+import { participantSearchResponse } from "../core/contracts/participant.ts";
+import type { SurveyDefinition } from "../core/contracts/survey-definition.ts";
 import { hashPassword } from "../server/auth/passwords.ts";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import {
@@ -35,7 +35,7 @@ import {
   studyPermissions,
   users,
 } from "../server/db/schema.ts";
-import { seedDemo } from "../server/db/seed/demo.ts";
+import { seedDemo } from "../server/seed/demo.ts";
 import { chosen, parseDefinitionOrThrow, payloadFor } from "../tests/support/submissions.ts";
 import { startServerProcess, stopServerProcess } from "../tests/support/server-process.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";

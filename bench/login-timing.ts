@@ -9,7 +9,7 @@ import path from "node:path";
 import { buildApp } from "../server/app.ts";
 import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase } from "../server/db/client.ts";
-import { seedDemo } from "../server/db/seed/demo.ts";
+import { seedDemo } from "../server/seed/demo.ts";
 
 const ATTEMPTS = 60;
 

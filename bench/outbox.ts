@@ -12,7 +12,7 @@ import { loadavg } from "node:os";
 import { chromium } from "@playwright/test";
 import sharp from "sharp";
 import { activeContentMarker } from "../server/files/check-upload-content.ts";
-import { sendOutboxItem } from "../src/api/send-outbox-item.ts";
+import { sendOutboxItem } from "../src/outbox/send-item.ts";
 import { DRAIN_CONCURRENCY } from "../src/outbox/drain.ts";
 import { eventsWrite, makeOutboxItem, uploadWrite } from "../src/outbox/enqueue.ts";
 import type { OutboxItem } from "../src/outbox/outbox-item.ts";

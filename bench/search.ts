@@ -18,14 +18,14 @@ import http from "node:http";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { sql } from "drizzle-orm";
-import { participantSearchResponse } from "../src/contracts/participant.ts";
+import { participantSearchResponse } from "../core/contracts/participant.ts";
 import { buildApp } from "../server/app.ts";
 import { sessionRowSelect } from "../server/auth/authenticate.ts";
 import { hashPassword } from "../server/auth/passwords.ts";
 import { createTokenSigner } from "../server/auth/tokens.ts";
 import { openDatabase, type DatabaseOptions } from "../server/db/client.ts";
 import { sitePermissions, sites, studies, studyPermissions, users } from "../server/db/schema.ts";
-import { FIRST_NAMES_F, FIRST_NAMES_M, FIRST_NAMES_O } from "../server/db/seed/demo-people.ts";
+import { FIRST_NAMES_F, FIRST_NAMES_M, FIRST_NAMES_O } from "../server/seed/demo-people.ts";
 import { participantSearchSelect, searchPatterns } from "../server/routes/participants/search.ts";
 import { createThrowawayDatabase } from "../tests/support/throwaway-postgres.ts";
 

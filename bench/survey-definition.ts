@@ -7,8 +7,8 @@
  * answer the bench gives each question: every show-if holds with those answers, so the flow
  * visits every question and question k is always followed by question k + 1.
  */
-import type { Question, ShowIfTerm, SurveyDefinition } from "../src/survey/engine/definition.ts";
-import { EXPRESSION_MAX_LENGTH } from "../src/survey/engine/expression.ts";
+import type { Question, ShowIfTerm, SurveyDefinition } from "../core/contracts/survey-definition.ts";
+import { EXPRESSION_MAX_LENGTH } from "../core/survey-engine/expression.ts";
 
 export const BENCH_QUESTION_TYPES = [
   "scored",

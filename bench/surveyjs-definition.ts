@@ -11,7 +11,7 @@
  * - matrix: matrix (a radio per cell), the rows and columns by id, every row required.
  * The score (a sum of choice scores) has no counterpart in the Form Library and is left out.
  */
-import type { Question, ShowIfTerm, SurveyDefinition } from "../src/survey/engine/definition.ts";
+import type { Question, ShowIfTerm, SurveyDefinition } from "../core/contracts/survey-definition.ts";
 import type { PlannedQuestion } from "./survey-definition.ts";
 
 type Choice = { value: string; text: string };

@@ -1,6 +1,6 @@
 /**
  * ESLint rule: a file under src/features/<name>/ imports nothing from another feature.
- * Shared pieces move down (src/widgets, src/contracts, src/i18n, src/api); the app
+ * Shared pieces move down (src/widgets, core/contracts, src/i18n, src/api); the app
  * (src/app/router.tsx) is the only place that knows every feature. The import is resolved against
  * the importing file, so `../other/x.ts`, `../../features/other/x.ts` and deeper folders are all
  * caught, whatever the relative spelling.
@@ -22,7 +22,7 @@ export const noCrossFeatureImports = {
     docs: { description: "Features do not import one another" },
     messages: {
       crossFeature:
-        "Feature '{{from}}' imports from feature '{{to}}': move the shared piece down (src/widgets, src/contracts, src/i18n, src/api).",
+        "Feature '{{from}}' imports from feature '{{to}}': move the shared piece down (src/widgets, core/contracts, src/i18n, src/api).",
     },
     schema: [],
   },

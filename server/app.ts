@@ -9,9 +9,9 @@ import path from "node:path";
 import Fastify, { type FastifyError, type FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors, validatorCompiler } from "fastify-type-provider-zod";
 import packageJson from "../package.json" with { type: "json" };
-import { openApiCall } from "../src/contracts/calls/account-calls.ts";
-import { DOCUMENT_MAX_BYTES } from "../src/contracts/files.ts";
-import { SIGNAL_MESSAGE_MAX_BYTES } from "../src/contracts/visits.ts";
+import { openApiCall } from "../core/contracts/calls/account-calls.ts";
+import { DOCUMENT_MAX_BYTES } from "../core/contracts/files.ts";
+import { SIGNAL_MESSAGE_MAX_BYTES } from "../core/contracts/visits.ts";
 import type { AppContext } from "./context.ts";
 import { recordForbidden } from "./audit/audit-trail.ts";
 import { authenticate } from "./auth/authenticate.ts";
@@ -258,7 +258,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   registerCall(
     app,
     openApiCall,
-    async () => (description ??= openApiDocument(app.registeredCalls, packageJson.version)),
+    async () =>
+      (description ??= openApiDocument(app.registeredCalls, packageJson.version, {
+        serverUrl: accountMail.publicUrl,
+      })),
   );
 
   if (ctx.staticDir) await serveApp(app, ctx.staticDir);

@@ -2,7 +2,7 @@
  * The server's environment, parsed once. No other server module reads process.env.
  */
 import { z } from "zod";
-import { iceServers } from "../src/contracts/visits.ts";
+import { iceServers } from "../core/contracts/visits.ts";
 
 /** VIDEO_ICE_SERVERS: a JSON array of RTCIceServer entries. */
 const iceServersJson = z.string().transform((text, context) => {

@@ -1,5 +1,5 @@
 // First: no schema may be made before zod is told not to compile with eval (CSP).
-import "./contracts/zod-jitless.ts";
+import "../core/contracts/zod-jitless.ts";
 import { I18nProvider } from "@lingui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";

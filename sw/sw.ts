@@ -10,7 +10,7 @@
  */
 /// <reference lib="webworker" />
 // First: zod must not compile with eval, which the worker's CSP forbids.
-import "../src/contracts/zod-jitless.ts";
+import "../core/contracts/zod-jitless.ts";
 import { CacheableResponsePlugin } from "workbox-cacheable-response";
 import { clientsClaim } from "workbox-core";
 import { ExpirationPlugin } from "workbox-expiration";

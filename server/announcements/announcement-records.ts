@@ -7,10 +7,10 @@
  *   administrator holding a permission in it; to one site of it when that site is also theirs.
  */
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
-import type { Announcement } from "../../src/contracts/announcements.ts";
-import { ROLE_CODE } from "../../src/contracts/roles.ts";
-import { USER_ADMIN_ROLES } from "../../src/contracts/users.ts";
-import type { Database } from "../db/client.ts";
+import type { Announcement } from "../../core/contracts/announcements.ts";
+import { ROLE_CODE } from "../../core/contracts/roles.ts";
+import { USER_ADMIN_ROLES } from "../../core/contracts/users.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import {
   announcementReads,
   announcements,
@@ -21,7 +21,6 @@ import {
   users,
 } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 
 type Executor = Database | Transaction;
 

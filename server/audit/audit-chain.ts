@@ -12,7 +12,7 @@
 import { once } from "node:events";
 import { open } from "node:fs/promises";
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { executeRows, type Database } from "../db/client.ts";
 
 const BATCH = 1000;
 
@@ -27,11 +27,13 @@ export async function verifyAuditChain(db: Database): Promise<ChainReport> {
   let previousHash = "";
   let rows = 0;
   for (;;) {
-    const batch = (await db.execute(sql`
+    const list = await executeRows<ChainRow>(
+      db,
+      sql`
       select a.id, a.prev_hash, a.hash, clinro_audit_row_hash(a.prev_hash, a) as computed
       from audit_log a where a.id >= ${expectedId} order by a.id limit ${BATCH}
-    `)) as unknown as ChainRow[] | { rows: ChainRow[] };
-    const list = Array.isArray(batch) ? batch : batch.rows;
+    `,
+    );
     for (const row of list) {
       const id = Number(row.id);
       const broken = (reason: string): ChainReport => ({
@@ -100,7 +102,9 @@ export async function exportAuditCsv(db: Database, file: string): Promise<number
     await write(AUDIT_CSV_COLUMNS.join(","));
     let after = 0;
     for (;;) {
-      const batch = (await db.execute(sql`
+      const list = await executeRows<ExportRow>(
+        db,
+        sql`
         -- "order by a.id", not "id": that would be the text column below, in text order.
         select a.id::text as id,
           to_char(at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
@@ -108,8 +112,8 @@ export async function exportAuditCsv(db: Database, file: string): Promise<number
           row_key::text as row_key, old_values::text as old_values,
           new_values::text as new_values, details::text as details, prev_hash, hash
         from audit_log a where a.id > ${after} order by a.id limit ${BATCH}
-      `)) as unknown as ExportRow[] | { rows: ExportRow[] };
-      const list = Array.isArray(batch) ? batch : batch.rows;
+      `,
+      );
       for (const row of list) {
         await write(AUDIT_CSV_COLUMNS.map((column) => csvField(row[column])).join(","));
         after = Number(row.id);

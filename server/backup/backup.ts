@@ -29,8 +29,7 @@ import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql, type SQL } from "drizzle-orm";
-import type { Database, DatabaseHandle } from "../db/client.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
+import { executeRows, type Database, type DatabaseHandle, type Transaction } from "../db/client.ts";
 
 export const BACKUP_FORMAT = "clinro-backup";
 export const BACKUP_VERSION = 1;
@@ -41,10 +40,7 @@ export class BackupError extends Error {}
 type Executor = Database | Transaction;
 type Row = Record<string, unknown>;
 
-async function rows<T extends Row>(db: Executor, statement: SQL): Promise<T[]> {
-  const result = (await db.execute(statement)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(result) ? result : result.rows;
-}
+const rows = <T extends Row>(db: Executor, statement: SQL) => executeRows<T>(db, statement);
 
 const quoted = (name: string) => sql.raw(`"${name.replaceAll('"', '""')}"`);
 

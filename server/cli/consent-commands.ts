@@ -6,7 +6,7 @@
  * question and field are wrong.
  */
 import { parseArgs } from "node:util";
-import { formatDefinitionProblem } from "../../src/survey/engine/validate-definition.ts";
+import { formatDefinitionProblem } from "../../core/survey-engine/validate-definition.ts";
 import { importConsent, parseConsentDefinition } from "../consents/consent-definitions.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { readDefinitionFile } from "../instruments/import-instrument.ts";

@@ -3,7 +3,7 @@
  * holds, or a definition with problems, each problem on its own line with its question and
  * field. Anything else is not an import failure and is thrown on.
  */
-import { formatDefinitionProblem } from "../../src/survey/engine/validate-definition.ts";
+import { formatDefinitionProblem } from "../../core/survey-engine/validate-definition.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { ImportError } from "../instruments/import-instrument.ts";
 

@@ -41,7 +41,7 @@ import { reportImportFailure } from "./import-failure.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
-} from "../../src/survey/engine/validate-definition.ts";
+} from "../../core/survey-engine/validate-definition.ts";
 
 export type CliOutput = { out: (line: string) => void; err: (line: string) => void };
 

@@ -4,7 +4,7 @@
  * the server: SMTP_URL, else an .eml file in DATA_DIR/mail). Prints the visit and the link.
  */
 import path from "node:path";
-import { VISIT_DURATION_MAX } from "../../src/contracts/visits.ts";
+import { VISIT_DURATION_MAX } from "../../core/contracts/visits.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { readEnv } from "../env.ts";
 import { HttpError } from "../http/errors.ts";

@@ -6,10 +6,9 @@
  * user's permissions, or a participant not offered the consent or version, is a 403.
  */
 import { and, eq } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { consentParticipants, consents, participants, studyPermissions } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 import { findAccessibleParticipant } from "../participants/participant-access.ts";
 import { participantForbidden } from "../participants/site-access.ts";
 

@@ -12,15 +12,14 @@
  * A definition that does not pass changes nothing.
  */
 import { and, desc, eq, ne } from "drizzle-orm";
-import { isUserSignerRole } from "../../src/contracts/roles.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
+import { isUserSignerRole } from "../../core/contracts/roles.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import {
   parseSurveyDefinition,
   type DefinitionProblem,
-} from "../../src/survey/engine/validate-definition.ts";
-import type { Database } from "../db/client.ts";
+} from "../../core/survey-engine/validate-definition.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { consentParticipants, consents, consentVersions, participants, studies } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 import { ImportError } from "../instruments/import-instrument.ts";
 import { isDecisionQuestion } from "./consent-status.ts";
 

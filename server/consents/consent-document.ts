@@ -5,10 +5,11 @@
  * record hash (the latest signature's hash, which covers every answer and earlier signature).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { CONSENT_UPLOAD_MODULE, type SignerRole } from "../../src/contracts/consent-calls.ts";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { questionOf } from "../../src/survey/engine/definition-lookup.ts";
+import { CONSENT_UPLOAD_MODULE } from "../../core/contracts/consent-schemas.ts";
+import { type SignerRole } from "../../core/contracts/roles.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { questionOf } from "../../core/survey-engine/definition-lookup.ts";
 import type { Database } from "../db/client.ts";
 import { uploadedFiles } from "../db/schema.ts";
 import { readFileContents } from "../files/file-store.ts";

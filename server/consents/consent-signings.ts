@@ -8,16 +8,15 @@ import {
   SIGNATURE_MEANINGS,
   type SignatureManifestation,
   type SignatureType,
-  type SignerRole,
-} from "../../src/contracts/consent-calls.ts";
-import type { ConsentParticipantStatus } from "../../src/contracts/consents.ts";
-import { isUserSignerRole } from "../../src/contracts/roles.ts";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { questionOf } from "../../src/survey/engine/definition-lookup.ts";
-import type { Database } from "../db/client.ts";
+} from "../../core/contracts/consent-schemas.ts";
+import { type SignerRole } from "../../core/contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../../core/contracts/consents.ts";
+import { isUserSignerRole } from "../../core/contracts/roles.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { questionOf } from "../../core/survey-engine/definition-lookup.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { consentParticipants, consentSignatures, consentSignings } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 import { consentStatusOf, isSigned, mergeRecords, signerRoleOf } from "./consent-status.ts";
 import {
   signatureHash,

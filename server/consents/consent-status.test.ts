@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
-import { makeRecord } from "../../src/survey/engine/answer-state.ts";
-import { parseSurveyDefinition } from "../../src/survey/engine/validate-definition.ts";
-import { demoConsentJson } from "../db/seed/demo-consents.ts";
+import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
+import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
+import { demoConsentJson } from "../seed/demo-consents.ts";
 import { consentStatusOf, mergeRecords } from "./consent-status.ts";
 
 const parsed = parseSurveyDefinition(demoConsentJson("mdd301-main-consent.json"));

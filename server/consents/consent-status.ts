@@ -10,12 +10,12 @@
  * A signature question that its show-if logic hides does not count (a caregiver signature shown
  * only when a caregiver signs, say). Plain functions: the routes, the seed and the import use them.
  */
-import type { SignerRole } from "../../src/contracts/consent-calls.ts";
-import type { ConsentParticipantStatus } from "../../src/contracts/consents.ts";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
-import type { Question, SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { choiceOf, questionOf, selectedChoiceId } from "../../src/survey/engine/definition-lookup.ts";
-import { isShown } from "../../src/survey/engine/show-if.ts";
+import type { SignerRole } from "../../core/contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../../core/contracts/consents.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import type { Question, SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { choiceOf, questionOf, selectedChoiceId } from "../../core/survey-engine/definition-lookup.ts";
+import { isShown } from "../../core/survey-engine/show-if.ts";
 
 /** The signer of a consent_signature question; undefined for any other question. */
 export function signerRoleOf(question: Question): SignerRole | undefined {

@@ -21,22 +21,22 @@ import {
   type ConsentSigning,
   type ConsentSubmissionBody,
   type ConsentSubmissionResponse,
-} from "../../src/contracts/consent-calls.ts";
-import { FINISHED_CONSENT_STATUSES } from "../../src/contracts/consents.ts";
-import { isUserSignerRole } from "../../src/contracts/roles.ts";
-import type { SubmissionProblem } from "../../src/contracts/instrument-calls.ts";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { questionOf } from "../../src/survey/engine/definition-lookup.ts";
-import { scoreSurvey } from "../../src/survey/engine/scores.ts";
-import { isShown } from "../../src/survey/engine/show-if.ts";
-import type { SubmissionPayload } from "../../src/survey/engine/submission.ts";
-import { attachmentsOf } from "../../src/survey/engine/submission.ts";
-import { validateSubmission } from "../../src/survey/engine/validate-submission.ts";
+} from "../../core/contracts/consent-schemas.ts";
+import { FINISHED_CONSENT_STATUSES } from "../../core/contracts/consents.ts";
+import { isUserSignerRole } from "../../core/contracts/roles.ts";
+import type { SubmissionProblem } from "../../core/contracts/instrument-schemas.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { questionOf } from "../../core/survey-engine/definition-lookup.ts";
+import { scoreSurvey } from "../../core/survey-engine/scores.ts";
+import { isShown } from "../../core/survey-engine/show-if.ts";
+import type { SubmissionPayload } from "../../core/contracts/survey-submission.ts";
+import { attachmentsOf } from "../../core/survey-engine/submission.ts";
+import { validateSubmission } from "../../core/survey-engine/validate-submission.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 import { consentParticipants, uploadedFiles, users } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
+import type { Transaction } from "../db/client.ts";
 import { consentVersionOf } from "./consent-definitions.ts";
 import { loadConsentState, storeSigning } from "./consent-signings.ts";
 import { isSigned, signerRoleOf } from "./consent-status.ts";

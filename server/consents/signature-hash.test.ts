@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import {
   canonicalJson,
   signatureHash,

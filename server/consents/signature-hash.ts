@@ -12,7 +12,7 @@
  * a signature moved onto another participant's signing no longer matches.
  */
 import { createHash } from "node:crypto";
-import type { AnswerRecord } from "../../src/survey/engine/answers.ts";
+import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import { mergeRecords } from "./consent-status.ts";
 
 /** JSON with object keys sorted at every level; undefined object members left out, as JSON does. */

@@ -11,7 +11,7 @@
 import { constants, createPrivateKey, generateKeyPair, privateDecrypt, type KeyObject } from "node:crypto";
 import { promisify } from "node:util";
 import { asc } from "drizzle-orm";
-import type { SigningKeyResponse, SigningPublicJwk } from "../../src/contracts/signing-key.ts";
+import type { SigningKeyResponse, SigningPublicJwk } from "../../core/contracts/signing-key.ts";
 import type { Database } from "../db/client.ts";
 import { signingKeys } from "../db/schema.ts";
 

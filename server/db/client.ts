@@ -6,7 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -18,6 +18,20 @@ import { lockPgliteDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of either engine, as Database.transaction hands it to its callback. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * The rows of a raw SQL statement, whichever engine ran it: postgres.js answers an array of rows,
+ * PGlite an object holding them. The one place that knows (a row type is the caller's word).
+ */
+export async function executeRows<Row extends Record<string, unknown>>(
+  db: Database | Transaction,
+  statement: SQL,
+): Promise<Row[]> {
+  const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
+  return Array.isArray(result) ? result : result.rows;
+}
 
 /**
  * PostgreSQL's LISTEN/NOTIFY, for what several server processes on one database must hear from

@@ -345,7 +345,7 @@ export const instrumentInstances = pgTable(
 export type DefinitionServedAs = "json" | "zip";
 
 /**
- * The survey definitions of an instrument, one row per version (src/survey/engine/definition.ts
+ * The survey definitions of an instrument, one row per version (core/contracts/survey-definition.ts
  * is the format). The definition call serves the highest version_number; a submission names the
  * version it answered, so older versions stay to validate late submissions.
  */

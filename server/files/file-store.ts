@@ -11,9 +11,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { eq, inArray, isNull } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { uploadedFileContents, uploadedFiles } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 
 type Executor = Database | Transaction;
 

@@ -8,7 +8,7 @@ import {
   participantSearchResponse,
   SEARCH_RESULT_LIMIT,
   type ParticipantSearchResult,
-} from "../../src/contracts/participant.ts";
+} from "../../core/contracts/participant.ts";
 import { answerSerializerCompiler } from "./answer-serializer.ts";
 
 const row = (id: number): ParticipantSearchResult => ({

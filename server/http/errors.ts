@@ -3,8 +3,8 @@
  * bad input into a 400 naming each wrong field.
  */
 import { safeParse, type $ZodType, type output } from "zod/v4/core";
-import "../../src/contracts/zod-messages.ts";
-import type { ErrorBody } from "../../src/contracts/errors.ts";
+import "../../core/contracts/zod-messages.ts";
+import type { ErrorBody } from "../../core/contracts/errors.ts";
 
 export class HttpError extends Error {
   constructor(

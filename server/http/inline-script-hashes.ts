@@ -1,5 +1,5 @@
 /**
- * The one inline script the portal has: index.html's early start (src/api/early-definition-start.ts,
+ * The one inline script the portal has: index.html's early start (src/app/early-definition-start.ts,
  * inlined by vite.config.ts so that it runs before the browser has asked for anything else). The
  * Content-Security-Policy allows it by its SHA-256, never by 'unsafe-inline': a script injected
  * into a page has another hash and is refused.

@@ -1,6 +1,6 @@
 /**
  * The one place where every request's input is bounded before any route sees it
- * (src/contracts/input-bounds.ts holds the bounds):
+ * (core/contracts/input-bounds.ts holds the bounds):
  *
  * - JSON bodies: nesting deeper than MAX_JSON_DEPTH is refused by scanning the raw text, before
  *   anything recursive runs on it; the text is then parsed as Fastify would (prototype poisoning
@@ -16,7 +16,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Multipart } from "@fastify/multipart";
-import { MAX_JSON_DEPTH, unsafeTextProblem } from "../../src/contracts/input-bounds.ts";
+import { MAX_JSON_DEPTH, unsafeTextProblem } from "../../core/contracts/input-bounds.ts";
 import { HttpError, invalidRequest } from "./errors.ts";
 
 /** Whether the JSON text nests arrays and objects deeper than `limit` (strings are skipped). */

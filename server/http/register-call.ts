@@ -1,5 +1,5 @@
 /**
- * Registers a route from its declaration (src/contracts/http/define-call.ts): Fastify validates
+ * Registers a route from its declaration (core/contracts/http/define-call.ts): Fastify validates
  * the path params, query and JSON body with the declaration's zod schemas before the handler runs
  * (a 400 naming each wrong field, see server/app.ts's error handler), and checks every JSON
  * answer against the schema of its status code on the way out (a 500 if the server breaks its
@@ -20,7 +20,7 @@ import {
   isEmptyAnswer,
   isMultipartBody,
   type CallDeclaration,
-} from "../../src/contracts/http/define-call.ts";
+} from "../../core/contracts/http/define-call.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineCall } from "../../src/contracts/http/define-call.ts";
+import { defineCall } from "../../core/contracts/http/define-call.ts";
 import { undeclaredAnswer } from "./undeclared-answer.ts";
 
 const call = defineCall({
+  operationId: "probe",
+  tag: "Probe",
   method: "GET",
   path: "/control/example/{id}",
   summary: "An example",

@@ -1,9 +1,13 @@
 /**
- * Whether an answer is one its call declares (src/contracts/http/define-call.ts): its status
+ * Whether an answer is one its call declares (core/contracts/http/define-call.ts): its status
  * code, and for a file its content type, for a 204 no body. JSON bodies are checked by their
  * schemas (the serializer); this covers what a schema cannot.
  */
-import { isBinaryAnswer, isEmptyAnswer, type CallDeclaration } from "../../src/contracts/http/define-call.ts";
+import {
+  isBinaryAnswer,
+  isEmptyAnswer,
+  type CallDeclaration,
+} from "../../core/contracts/http/define-call.ts";
 
 /**
  * Answers any route may give without its declaration listing them: bad input refused before the

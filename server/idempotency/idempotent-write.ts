@@ -15,14 +15,13 @@ import { createHash } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import { withAuditActor } from "../audit/audit-trail.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { idempotencyKeys } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 const KEY_PATTERN = /^[A-Za-z0-9_.:-]{8,128}$/;
 
-export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type WriteResult = { statusCode: number; body: unknown };
 
 /** The request's Idempotency-Key, or undefined when it sent none. A malformed key is a 400. */

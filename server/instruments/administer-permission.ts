@@ -2,7 +2,7 @@
  * Who may administer an instrument (spec 02 section 6): the user's clinician role in the study
  * (study_permissions.role, the same role the me call reports and the participant home checks)
  * must be one of the instrument's permission codes. The rule itself is shared with the app
- * (isPermitted in src/contracts/instrument-permission.ts); this module reads the role and words
+ * (isPermitted in core/contracts/instrument-permission.ts); this module reads the role and words
  * the refusal.
  */
 import { and, eq } from "drizzle-orm";

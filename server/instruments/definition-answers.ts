@@ -9,7 +9,7 @@
  */
 import { gzipSync } from "node:zlib";
 import * as z from "zod/v4/core";
-import { definitionResponse } from "../../src/contracts/instrument-calls.ts";
+import { definitionResponse } from "../../core/contracts/instrument-schemas.ts";
 import type { Database } from "../db/client.ts";
 import { perDatabaseCache } from "../db/per-database-cache.ts";
 import type { DefinitionServedAs } from "../db/schema.ts";

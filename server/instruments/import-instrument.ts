@@ -9,11 +9,11 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
-import { DEFAULT_FORM_PERMISSIONS, INSTRUMENT_TYPE } from "../../src/contracts/instrument-lists.ts";
+import { DEFAULT_FORM_PERMISSIONS, INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import {
   parseSurveyDefinition,
   type DefinitionProblem,
-} from "../../src/survey/engine/validate-definition.ts";
+} from "../../core/survey-engine/validate-definition.ts";
 import type { Database } from "../db/client.ts";
 import { instruments, studies, type DefinitionServedAs } from "../db/schema.ts";
 import { addDefinitionVersion } from "./instrument-definitions.ts";

@@ -2,19 +2,18 @@
  * The versions of an instrument's survey definition: the definition call serves the latest, a
  * submission is checked against the one it names, and imports (the CLI, the demo seed) add the
  * next one. Owns instrument_definitions; parsing and validating a definition is the engine's
- * (src/survey/engine/validate-definition.ts).
+ * (core/survey-engine/validate-definition.ts).
  */
 import { and, desc, eq, sql } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
-} from "../../src/survey/engine/validate-definition.ts";
-import type { Database } from "../db/client.ts";
+} from "../../core/survey-engine/validate-definition.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { perDatabaseCache } from "../db/per-database-cache.ts";
 import { instrumentDefinitions, type DefinitionServedAs } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 
 type Reader = Database | Transaction;
 export type DefinitionRow = typeof instrumentDefinitions.$inferSelect;

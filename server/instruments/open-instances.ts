@@ -6,7 +6,7 @@
  * device's clock and time zone (src/features/participant-home/instrument-lists.ts).
  */
 import { and, gt, isNull, lte, or, sql } from "drizzle-orm";
-import { PERSISTENT_SCHEME } from "../../src/contracts/instrument-lists.ts";
+import { PERSISTENT_SCHEME } from "../../core/contracts/instrument-lists.ts";
 import { instrumentInstances, instruments } from "../db/schema.ts";
 
 /** A where-condition over instrument_instances joined with instruments. */

@@ -6,10 +6,10 @@
  * (validate-submission.ts); access and permissions are the route's.
  */
 import { and, asc, eq } from "drizzle-orm";
-import type { SubmittedScore } from "../../src/contracts/instrument-calls.ts";
-import type { SubmissionPayload } from "../../src/survey/engine/submission.ts";
+import type { SubmittedScore } from "../../core/contracts/instrument-schemas.ts";
+import type { SubmissionPayload } from "../../core/contracts/survey-submission.ts";
 import { instrumentInstances, instrumentSubmissions, instruments } from "../db/schema.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
+import type { Transaction } from "../db/client.ts";
 import { isOpenInstance } from "./open-instances.ts";
 
 export type SubmissionToRecord = {

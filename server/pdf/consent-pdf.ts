@@ -16,11 +16,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import PDFDocument from "pdfkit";
-import {
-  SIGNATURE_MEANINGS,
-  type SignatureManifestation,
-  type SignerRole,
-} from "../../src/contracts/consent-calls.ts";
+import { SIGNATURE_MEANINGS, type SignatureManifestation } from "../../core/contracts/consent-schemas.ts";
+import { type SignerRole } from "../../core/contracts/roles.ts";
 
 export type ConsentPdfKind = "completed" | "blank" | "print_to_sign";
 

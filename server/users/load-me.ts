@@ -2,7 +2,7 @@
  * Builds the user as GET /control/clinro/users/me answers it, permissions keyed by study.
  */
 import { and, eq } from "drizzle-orm";
-import type { MeResponse, StudyPermission } from "../../src/contracts/user.ts";
+import type { MeResponse, StudyPermission } from "../../core/contracts/user.ts";
 import type { Database } from "../db/client.ts";
 import type { users } from "../db/schema.ts";
 import { sitePermissions, sites, studies, studyPermissions } from "../db/schema.ts";

@@ -5,7 +5,7 @@
  * visit to its end; an ad hoc visit's for ADHOC_JOIN_VALID_H from its creation.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { ADHOC_JOIN_VALID_H, JOIN_OPENS_BEFORE_MIN, joinPagePath } from "../../src/contracts/visits.ts";
+import { ADHOC_JOIN_VALID_H, JOIN_OPENS_BEFORE_MIN, joinPagePath } from "../../core/contracts/visits.ts";
 import { compose, PRODUCT } from "../mail/account-messages.ts";
 import type { MailMessage } from "../mail/mailer.ts";
 

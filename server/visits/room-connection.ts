@@ -2,7 +2,7 @@
  * What a room needs to connect, for either video service: an Agora RTC token for the uid of the
  * side that asks, or a built-in room ticket with the ICE servers. Both live ROOM_TOKEN_TTL_S.
  */
-import { ROOM_TOKEN_TTL_S, type RoomConnection, type VisitRole } from "../../src/contracts/visits.ts";
+import { ROOM_TOKEN_TTL_S, type RoomConnection, type VisitRole } from "../../core/contracts/visits.ts";
 import { agoraUid, buildAgoraRtcToken } from "./agora-token.ts";
 import type { RoomTicketSigner } from "./room-tickets.ts";
 import type { VideoSettings } from "./video-settings.ts";

@@ -7,7 +7,7 @@
  */
 import { createHmac } from "node:crypto";
 import { jwtVerify, SignJWT } from "jose";
-import type { VisitRole } from "../../src/contracts/visits.ts";
+import type { VisitRole } from "../../core/contracts/visits.ts";
 
 const ALGORITHM = "HS256";
 const PURPOSE = "visit_room";

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { serverSignalMessage, type ServerSignalMessage } from "../../src/contracts/visits.ts";
+import { serverSignalMessage, type ServerSignalMessage } from "../../core/contracts/visits.ts";
 import type { Database, DatabaseNotifications } from "../db/client.ts";
 import { visitSignalSpill } from "../db/schema.ts";
 import { errorSummary } from "../http/error-summary.ts";

@@ -5,7 +5,7 @@
  * a room holds at most SIGNAL_ROOM_MAX_PEERS peers wherever they connect. Messages for peers of
  * other servers travel on the signal bus (PostgreSQL NOTIFY).
  *
- * Protocol (src/contracts/visits.ts): the first message is a join carrying the room ticket (never
+ * Protocol (core/contracts/visits.ts): the first message is a join carrying the room ticket (never
  * a token in the URL); then signal messages go to one peer, and the clinician's end closes the
  * room for everyone. Anything malformed, too large or too frequent gets an error and the socket
  * closes. Each server refreshes its peers' seen_at; peers of a server that stopped without
@@ -23,7 +23,7 @@ import {
   type SignalErrorCode,
   type SignalPeer,
   type VisitRole,
-} from "../../src/contracts/visits.ts";
+} from "../../core/contracts/visits.ts";
 import type { Database } from "../db/client.ts";
 import { visitRoomPeers } from "../db/schema.ts";
 import type { RoomTicketSigner } from "./room-tickets.ts";

@@ -3,7 +3,7 @@
  * account (AGORA_APP_ID and AGORA_APP_CERTIFICATE), otherwise the built-in peer-to-peer WebRTC
  * service with signalling through this server, using the STUN/TURN servers of VIDEO_ICE_SERVERS.
  */
-import type { IceServer, VideoProvider } from "../../src/contracts/visits.ts";
+import type { IceServer, VideoProvider } from "../../core/contracts/visits.ts";
 import type { ServerEnv } from "../env.ts";
 
 export type AgoraAccount = { appId: string; appCertificate: string };

@@ -4,7 +4,7 @@
  * gets nothing: the visits page then offers the clinician a mail of their own.
  */
 import type { AccountMailDeps } from "../users/account-mail.ts";
-import type { Visit } from "../../src/contracts/visits.ts";
+import type { Visit } from "../../core/contracts/visits.ts";
 import { joinLink, visitInvitationMessage } from "./join-links.ts";
 import type { Invitation } from "./visit-records.ts";
 

@@ -5,13 +5,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, or, sql } from "drizzle-orm";
-import type { Visit } from "../../src/contracts/visits.ts";
-import { isWitness, ROLE_CODE } from "../../src/contracts/roles.ts";
-import type { Database } from "../db/client.ts";
+import type { Visit } from "../../core/contracts/visits.ts";
+import { isWitness, ROLE_CODE } from "../../core/contracts/roles.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { participants, sitePermissions, sites, studies, studyPermissions, visits } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 import { canReadSite } from "../participants/site-access.ts";
-import type { Transaction } from "../idempotency/idempotent-write.ts";
 import { hashJoinSecret, hasEnded, newJoinSecret } from "./join-links.ts";
 
 export type VisitRow = typeof visits.$inferSelect;

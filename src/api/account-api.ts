@@ -8,41 +8,28 @@ import {
   forgotUsernameCall,
   setupPasswordCall,
   verifyTokenCall,
-} from "../contracts/calls/account-calls.ts";
+} from "../../core/contracts/calls/account-calls.ts";
 import { queryOptions, useMutation } from "@tanstack/react-query";
-import {
-  accountMailAccepted,
-  setupPasswordResponse,
-  verifyTokenResponse,
-  type SetupPasswordRequest,
-} from "../contracts/password-setup.ts";
-import { PLATFORM } from "../contracts/roles.ts";
-import { request } from "./request.ts";
+import { type SetupPasswordRequest } from "../../core/contracts/password-setup.ts";
+import { PLATFORM } from "../../core/contracts/roles.ts";
+import { callApi } from "./call-api.ts";
 
 /** POST /control/users/forgot_password (no auth) */
 export function requestPasswordReset(username: string) {
-  return request({
-    path: forgotPasswordCall.path,
-    method: forgotPasswordCall.method,
-    auth: false,
-    body: { username, platform: PLATFORM },
-    schema: accountMailAccepted,
-    suppressErrorToast: true,
-    loaderKey: "forgot-password",
-  });
+  return callApi(
+    forgotPasswordCall,
+    { body: { username, platform: PLATFORM } },
+    { suppressErrorToast: true, loaderKey: "forgot-password" },
+  );
 }
 
 /** POST /control/participants/me/forgot_username (no auth) */
 export function requestUsernameReminder(email: string) {
-  return request({
-    path: forgotUsernameCall.path,
-    method: forgotUsernameCall.method,
-    auth: false,
-    body: { email },
-    schema: accountMailAccepted,
-    suppressErrorToast: true,
-    loaderKey: "forgot-username",
-  });
+  return callApi(
+    forgotUsernameCall,
+    { body: { email } },
+    { suppressErrorToast: true, loaderKey: "forgot-username" },
+  );
 }
 
 export const accountKeys = {
@@ -63,28 +50,16 @@ export const linkTokenQuery = (token: string | undefined) =>
 
 /** POST /control/users/verify_token (no auth): the emailed link's token. */
 export function verifyLinkToken(token: string) {
-  return request({
-    path: verifyTokenCall.path,
-    method: verifyTokenCall.method,
-    auth: false,
-    body: { token },
-    schema: verifyTokenResponse,
-    suppressErrorToast: true,
-    loader: true,
-  });
+  return callApi(verifyTokenCall, { body: { token } }, { suppressErrorToast: true, loader: true });
 }
 
 /** POST /control/users/setup_password (no auth) */
 export function setupPassword(body: Omit<SetupPasswordRequest, "platform_type">) {
-  return request({
-    path: setupPasswordCall.path,
-    method: setupPasswordCall.method,
-    auth: false,
-    body: { ...body, platform_type: PLATFORM },
-    schema: setupPasswordResponse,
-    suppressErrorToast: true,
-    loaderKey: "setup-password",
-  });
+  return callApi(
+    setupPasswordCall,
+    { body: { ...body, platform_type: PLATFORM } },
+    { suppressErrorToast: true, loaderKey: "setup-password" },
+  );
 }
 
 /** The forgot-password form's write; the page shows the same neutral outcome either way. */

@@ -1,5 +1,5 @@
 /**
- * The inbox's calls (src/contracts/calls/announcement-calls.ts): the announcements list with the
+ * The inbox's calls (core/contracts/calls/announcement-calls.ts): the announcements list with the
  * spec's architecture-version rule, its optimistic read state, writing an announcement, and the
  * onboarding cards' state (kept on the server with the user; the me call reports it).
  * Marking an announcement read is not a call here: its read event goes through the outbox.
@@ -9,10 +9,10 @@ import type {
   Announcement,
   AnnouncementsResponse,
   PostAnnouncementRequest,
-} from "../contracts/announcements.ts";
-import { isNewerArchitecture } from "../contracts/instrument-architecture.ts";
-import type { OnboardingKind, OnboardingState } from "../contracts/onboarding.ts";
-import type { MeResponse } from "../contracts/user.ts";
+} from "../../core/contracts/announcements.ts";
+import { isNewerArchitecture } from "../../core/contracts/instrument-architecture.ts";
+import type { OnboardingKind, OnboardingState } from "../../core/contracts/onboarding.ts";
+import type { MeResponse } from "../../core/contracts/user.ts";
 import { updateStoredUser } from "../auth/session-store.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import type { OutboxItem } from "../outbox/outbox-item.ts";

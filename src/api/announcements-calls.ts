@@ -1,5 +1,5 @@
 /**
- * The inbox's requests with their answers' schemas (src/contracts/calls/announcement-calls.ts).
+ * The inbox's requests with their answers' schemas (core/contracts/calls/announcement-calls.ts).
  * Loaded on demand by announcements-api.ts: the navigation bar's unread dot is on every page,
  * the announcements' schemas need not be in the first download.
  */
@@ -8,14 +8,14 @@ import {
   announcement,
   announcementsResponse,
   type PostAnnouncementRequest,
-} from "../contracts/announcements.ts";
+} from "../../core/contracts/announcements.ts";
 import {
   dismissOnboardingCall,
   listAnnouncementsCall,
   postAnnouncementCall,
-} from "../contracts/calls/announcement-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
-import { onboardingResponse, type OnboardingKind } from "../contracts/onboarding.ts";
+} from "../../core/contracts/calls/announcement-calls.ts";
+import { callPath } from "../../core/contracts/http/define-call.ts";
+import { onboardingResponse, type OnboardingKind } from "../../core/contracts/onboarding.ts";
 import { request } from "./request.ts";
 
 /** GET /control/participants/me/announcements */

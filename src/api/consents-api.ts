@@ -4,7 +4,7 @@
  * participants of one consent, the consent definition and the signing key (consent completion),
  * the consent PDF (print), the completed consent download and the email. Reads are queryOptions
  * factories under the "consents" root key; the blobs and the email are plain calls, made on a
- * click. The consent submissions themselves travel through the outbox (send-outbox-item.ts).
+ * click. The consent submissions themselves travel through the outbox (src/outbox/send-item.ts).
  */
 import { msg } from "@lingui/core/macro";
 import { queryOptions, useMutation } from "@tanstack/react-query";
@@ -14,18 +14,11 @@ import {
   consentParticipantsCall,
   consentPdfCall,
   getConsentCall,
-} from "../contracts/calls/consent-calls.ts";
-import { listMyConsentsCall } from "../contracts/calls/study-calls.ts";
-import {
-  consentDefinitionResponse,
-  consentEmailResponse,
-  consentParticipantsResponse,
-} from "../contracts/consent-calls.ts";
-import { myConsentsResponse } from "../contracts/consents.ts";
-import { PLATFORM } from "../contracts/roles.ts";
-import { callPath } from "../contracts/http/define-call.ts";
+} from "../../core/contracts/calls/consent-calls.ts";
+import { listMyConsentsCall } from "../../core/contracts/calls/study-calls.ts";
+import { PLATFORM } from "../../core/contracts/roles.ts";
 import { consentKeys } from "./my-consents-api.ts";
-import { request } from "./request.ts";
+import { callApi } from "./call-api.ts";
 
 export const fetchConsentListFailMessage = msg({
   id: "consents_list_fetch_failed",
@@ -37,14 +30,11 @@ export const fetchConsentListFailMessage = msg({
  * the dot's; a 403 (a study or site the user may not see) is the page's access-denied panel.
  */
 export function fetchSiteConsents(studyId: number, siteId: number, signal?: AbortSignal) {
-  return request({
-    path: listMyConsentsCall.path,
-    query: { study_id: studyId, site_id: siteId },
-    schema: myConsentsResponse,
-    failMessage: fetchConsentListFailMessage,
-    handle403Locally: true,
-    signal,
-  });
+  return callApi(
+    listMyConsentsCall,
+    { query: { study_id: studyId, site_id: siteId } },
+    { failMessage: fetchConsentListFailMessage, handle403Locally: true, signal },
+  );
 }
 
 /** The consents of one study and site (the list page). */
@@ -66,14 +56,11 @@ export const fetchConsentParticipantsFailMessage = msg({
  * site (the access-denied panel, not a logout); 404: no such consent.
  */
 export function fetchConsentParticipants(consentId: number, siteId: number, signal?: AbortSignal) {
-  return request({
-    path: callPath(consentParticipantsCall, { consentId }),
-    query: { site_id: siteId },
-    schema: consentParticipantsResponse,
-    failMessage: fetchConsentParticipantsFailMessage,
-    handle403Locally: true,
-    signal,
-  });
+  return callApi(
+    consentParticipantsCall,
+    { params: { consentId }, query: { site_id: siteId } },
+    { failMessage: fetchConsentParticipantsFailMessage, handle403Locally: true, signal },
+  );
 }
 
 export const consentParticipantsQuery = (consentId: number, siteId: number) =>
@@ -97,16 +84,16 @@ export function fetchConsentDefinition(
   { consentId, version, participantId }: { consentId: number; version: number; participantId: number },
   signal?: AbortSignal,
 ) {
-  return request({
-    path: getConsentCall.path,
-    query: { consent_id: consentId, version, ptp_id: participantId },
-    headers: { version: "010" },
-    schema: consentDefinitionResponse,
-    failMessage: fetchConsentDefinitionFailMessage,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    signal,
-  });
+  return callApi(
+    getConsentCall,
+    { query: { consent_id: consentId, version, ptp_id: participantId } },
+    {
+      failMessage: fetchConsentDefinitionFailMessage,
+      keepSessionOn401: true,
+      handle403Locally: true,
+      signal,
+    },
+  );
 }
 
 export const consentDefinitionQuery = (consentId: number, version: number, participantId: number) =>
@@ -131,22 +118,26 @@ export function fetchConsentPdf(
   { consentId, version, printToSign = false }: { consentId: number; version: number; printToSign?: boolean },
   signal?: AbortSignal,
 ): Promise<Blob> {
-  return request<Blob>({
-    path: consentPdfCall.path,
-    query: {
-      consent_id: consentId,
-      version,
-      platform: PLATFORM,
-      pdf_type: printToSign ? "print_to_sign" : undefined,
+  return callApi(
+    consentPdfCall,
+    {
+      query: {
+        consent_id: consentId,
+        version,
+        platform: PLATFORM,
+        pdf_type: printToSign ? "print_to_sign" : undefined,
+      },
     },
-    headers: { Accept: "application/pdf", version: "010" },
-    responseType: "blob",
-    failMessage: consentPdfFailMessage,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    loader: true,
-    signal,
-  });
+    {
+      headers: { Accept: "application/pdf" },
+      responseType: "blob",
+      failMessage: consentPdfFailMessage,
+      keepSessionOn401: true,
+      handle403Locally: true,
+      loader: true,
+      signal,
+    },
+  );
 }
 
 export const consentDownloadFailMessage = msg({
@@ -162,17 +153,19 @@ export function downloadCompletedConsent(
   { studyId, participantId, consentId }: { studyId: number; participantId: number; consentId: number },
   signal?: AbortSignal,
 ): Promise<Blob> {
-  return request<Blob>({
-    path: callPath(consentDownloadCall, { studyId, ptpId: participantId }),
-    query: { consent_id: consentId },
-    headers: { Accept: "application/pdf", version: "010" },
-    responseType: "blob",
-    failMessage: consentDownloadFailMessage,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    loader: true,
-    signal,
-  });
+  return callApi(
+    consentDownloadCall,
+    { params: { studyId, ptpId: participantId }, query: { consent_id: consentId } },
+    {
+      headers: { Accept: "application/pdf" },
+      responseType: "blob",
+      failMessage: consentDownloadFailMessage,
+      keepSessionOn401: true,
+      handle403Locally: true,
+      loader: true,
+      signal,
+    },
+  );
 }
 
 /** The spec's success message of the email call. */
@@ -198,22 +191,24 @@ export function sendConsentEmail({
   version: number;
   printToSign?: boolean;
 }) {
-  return request({
-    path: consentEmailCall.path,
-    query: {
-      consent_id: consentId,
-      participant_id: participantId,
-      version,
-      pdf_type: printToSign ? "print_to_sign" : undefined,
+  return callApi(
+    consentEmailCall,
+    {
+      query: {
+        consent_id: consentId,
+        participant_id: participantId,
+        version,
+        pdf_type: printToSign ? "print_to_sign" : undefined,
+      },
     },
-    headers: { version: "010" },
-    schema: consentEmailResponse,
-    successMessage: emailSentMessage,
-    failMessage: emailFailMessage,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    loader: true,
-  });
+    {
+      successMessage: emailSentMessage,
+      failMessage: emailFailMessage,
+      keepSessionOn401: true,
+      handle403Locally: true,
+      loader: true,
+    },
+  );
 }
 
 /** The share menu's email, a write (it sends a mail) although the spec makes it a GET. */

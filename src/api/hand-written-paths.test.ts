@@ -4,9 +4,9 @@
  * script index.html starts). These tests keep each equal to its declaration.
  */
 import { describe, expect, it, vi } from "vitest";
-import { signingKeyCall } from "../contracts/calls/consent-calls.ts";
-import { getAdminDefinitionCall } from "../contracts/calls/instrument-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
+import { signingKeyCall } from "../../core/contracts/calls/consent-calls.ts";
+import { getAdminDefinitionCall } from "../../core/contracts/calls/instrument-calls.ts";
+import { callPath } from "../../core/contracts/http/define-call.ts";
 import { definitionPath } from "./survey-definition-url.ts";
 
 const request = vi.hoisted(() => vi.fn(() => Promise.resolve({})));

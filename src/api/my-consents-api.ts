@@ -4,9 +4,8 @@
  * the app's first download, the consent screens' calls (consents-api.ts) load with them.
  */
 import { queryOptions } from "@tanstack/react-query";
-import { listMyConsentsCall } from "../contracts/calls/study-calls.ts";
-import { myConsentsResponse } from "../contracts/consents.ts";
-import { request } from "./request.ts";
+import { listMyConsentsCall } from "../../core/contracts/calls/study-calls.ts";
+import { callApi } from "./call-api.ts";
 
 export const consentKeys = {
   all: ["consents"] as const,
@@ -24,15 +23,16 @@ export function fetchMyConsents(
   { studyId, siteId }: { studyId?: number; siteId?: number },
   signal?: AbortSignal,
 ) {
-  return request({
-    path: listMyConsentsCall.path,
-    query: { study_id: studyId, site_id: siteId },
-    schema: myConsentsResponse,
-    // Behind the navigation bar's dot: a failure shows no dot, never a toast or a logout.
-    handle403Locally: true,
-    suppressErrorToast: true,
-    signal,
-  });
+  return callApi(
+    listMyConsentsCall,
+    { query: { study_id: studyId, site_id: siteId } },
+    {
+      // Behind the navigation bar's dot: a failure shows no dot, never a toast or a logout.
+      handle403Locally: true,
+      suppressErrorToast: true,
+      signal,
+    },
+  );
 }
 
 export const myConsentsQuery = (studyId?: number, siteId?: number) =>

@@ -1,9 +1,7 @@
-import { getParticipantCall, searchParticipantsCall } from "../contracts/calls/study-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
+import { getParticipantCall, searchParticipantsCall } from "../../core/contracts/calls/study-calls.ts";
 import { msg } from "@lingui/core/macro";
 import { queryOptions } from "@tanstack/react-query";
-import { participantResponse, participantSearchResponse } from "../contracts/participant.ts";
-import { request } from "./request.ts";
+import { callApi } from "./call-api.ts";
 
 export const participantKeys = {
   /** Every participant query (a submission changes a participant's counts). */
@@ -29,14 +27,11 @@ export function fetchParticipant(
   participantId: number,
   signal?: AbortSignal,
 ) {
-  return request({
-    path: callPath(getParticipantCall, { studyId, siteId, participantId }),
-    schema: participantResponse,
-    failMessage: fetchParticipantFailMessage,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    signal,
-  });
+  return callApi(
+    getParticipantCall,
+    { params: { studyId, siteId, participantId } },
+    { failMessage: fetchParticipantFailMessage, keepSessionOn401: true, handle403Locally: true, signal },
+  );
 }
 
 export const participantQuery = (studyId: number, siteId: number, participantId: number) =>
@@ -48,12 +43,11 @@ export const participantQuery = (studyId: number, siteId: number, participantId:
 
 /** GET /control/studies/{studyId}/sites/{siteId}/clinro_search?search_value={text} (URL-encoded). */
 export function searchParticipants(studyId: number, siteId: number, text: string, signal?: AbortSignal) {
-  return request({
-    path: callPath(searchParticipantsCall, { studyId, siteId }),
-    query: { search_value: text },
-    schema: participantSearchResponse,
-    signal,
-  });
+  return callApi(
+    searchParticipantsCall,
+    { params: { studyId, siteId }, query: { search_value: text } },
+    { signal },
+  );
 }
 
 export const participantSearchQuery = (studyId: number, siteId: number, text: string) =>

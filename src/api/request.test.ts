@@ -265,9 +265,9 @@ describe("error catalogue: 401 and 403", () => {
     ]);
   });
 
-  it("does not log out on 401 when preventLogoutOn400 is set", async () => {
+  it("does not log out on 401 when keepSessionOn401 is set", async () => {
     const fetchMock = stubFetch(failWith(401, "Unauthorized"));
-    const error = await rejection(request({ path: "/control/studies/1", preventLogoutOn400: true }));
+    const error = await rejection(request({ path: "/control/studies/1", keepSessionOn401: true }));
     expect(error).toBeInstanceOf(ApiError);
     expect(getStoredUser()).toMatchObject({ token: TOKEN });
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);

@@ -5,8 +5,8 @@
  * No component calls fetch; every typed call in src/api goes through here.
  */
 import type { MessageDescriptor } from "@lingui/core";
-import type * as z from "zod/mini";
-import "../contracts/zod-messages.ts";
+import * as z from "zod/mini";
+import "../../core/contracts/zod-messages.ts";
 import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
@@ -29,7 +29,7 @@ export type RequestOptions<T> = {
   /** false for the calls the spec marks 'no auth'. */
   auth?: boolean;
   /** Validates a JSON answer. */
-  schema?: z.ZodMiniType<T>;
+  schema?: z.core.$ZodType<T>;
   /**
    * 'auto' reads JSON as JSON and anything else (zip, pdf, images) as a blob; 'raw' keeps a JSON
    * answer as its text, for a caller that parses it itself (and hashes the very bytes).
@@ -41,7 +41,7 @@ export type RequestOptions<T> = {
   catchMessage?: MessageDescriptor;
   suppressErrorToast?: boolean;
   /** Keeps the user signed in when this call answers 401. */
-  preventLogoutOn400?: boolean;
+  keepSessionOn401?: boolean;
   /**
    * A 403 of this call means "not this record" (e.g. a participant of another site), not an
    * ended session: no logout and no toast; the caller shows its access-denied panel.
@@ -168,8 +168,7 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
     const error = new ApiError(response.status, response.statusText, displayMessage, errorBody);
     const handledByCaller = response.status === 403 && options.handle403Locally === true;
     const logsOut =
-      (response.status === 403 && !handledByCaller) ||
-      (response.status === 401 && !options.preventLogoutOn400);
+      (response.status === 403 && !handledByCaller) || (response.status === 401 && !options.keepSessionOn401);
     if (logsOut) {
       logout(statusMessages[response.status]);
     } else if (!options.suppressErrorToast && !handledByCaller) {
@@ -181,5 +180,5 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
 
   const data = await readBody(response, options.responseType);
   if (options.successMessage) showToast(options.successMessage, "success", TOAST_SUCCESS_MS);
-  return (options.schema ? options.schema.parse(data) : data) as T;
+  return (options.schema ? z.parse(options.schema, data) : data) as T;
 }

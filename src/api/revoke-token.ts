@@ -2,7 +2,7 @@
  * Signs a token out on the server. Best effort: signing out locally never waits for, or fails
  * on, the network.
  */
-import { logoutCall } from "../contracts/calls/account-calls.ts";
+import { logoutCall } from "../../core/contracts/calls/account-calls.ts";
 
 export function revokeToken(token: string) {
   void fetch(logoutCall.path, {

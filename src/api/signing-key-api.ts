@@ -2,7 +2,7 @@
  * The server's signing key (GET /control/v2/signing-key), fetched at sign-in and kept on the
  * device so a signature made offline can carry its password encrypted (src/auth/signing-verifier.ts).
  */
-import { signingKeyResponse } from "../contracts/signing-key.ts";
+import { signingKeyResponse } from "../../core/contracts/signing-key.ts";
 import { request } from "./request.ts";
 
 export function fetchSigningKey(signal?: AbortSignal) {

@@ -1,9 +1,7 @@
-import { getStudyCall } from "../contracts/calls/study-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
+import { getStudyCall } from "../../core/contracts/calls/study-calls.ts";
 import { msg } from "@lingui/core/macro";
 import { queryOptions } from "@tanstack/react-query";
-import { studyResponse } from "../contracts/study.ts";
-import { request } from "./request.ts";
+import { callApi } from "./call-api.ts";
 
 export const studyKeys = {
   all: ["studies"] as const,
@@ -12,12 +10,11 @@ export const studyKeys = {
 
 /** GET /control/studies/{studyId} */
 export function fetchStudy(studyId: number, signal?: AbortSignal) {
-  return request({
-    path: callPath(getStudyCall, { studyId }),
-    schema: studyResponse,
-    failMessage: msg({ id: "error_fetch_study", message: "Could not fetch current study" }),
-    signal,
-  });
+  return callApi(
+    getStudyCall,
+    { params: { studyId } },
+    { failMessage: msg({ id: "error_fetch_study", message: "Could not fetch current study" }), signal },
+  );
 }
 
 export const studyQuery = (studyId: number) =>

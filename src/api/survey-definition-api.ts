@@ -1,7 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
 import * as z from "zod/mini";
-import { formatDefinitionProblem, parseSurveyDefinition } from "../survey/engine/validate-definition.ts";
-import type { SurveyDefinition } from "../survey/engine/definition.ts";
+import {
+  formatDefinitionProblem,
+  parseSurveyDefinition,
+} from "../../core/survey-engine/validate-definition.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { DefinitionFileError, readDefinitionBody } from "../survey/read-definition-body.ts";
 import {
   readValidatedDefinition,

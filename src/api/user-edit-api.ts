@@ -3,28 +3,26 @@
  * users-api.ts, which the first download holds: only the users pages use it.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { editUserCall } from "../contracts/calls/user-edit-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
-import type { EditUserRequest } from "../contracts/user-edit.ts";
-import { userListItem, type UsersResponse } from "../contracts/users.ts";
-import { request } from "./request.ts";
+import { editUserCall } from "../../core/contracts/calls/user-edit-calls.ts";
+import type { EditUserRequest } from "../../core/contracts/user-edit.ts";
+import { type UsersResponse } from "../../core/contracts/users.ts";
 import { userKeys } from "./users-api.ts";
+import { callApi } from "./call-api.ts";
 
 /**
  * PATCH /control/users/{userId}: another user's nickname or role. The edit page shows its own
  * failure message, so the generic notice is suppressed.
  */
 export function editUser(userId: number, changes: EditUserRequest) {
-  return request({
-    path: callPath(editUserCall, { userId }),
-    method: editUserCall.method,
-    body: changes,
-    schema: userListItem,
-    suppressErrorToast: true,
-    // A refusal means "not this user", not an ended session: the page says so.
-    handle403Locally: true,
-    loaderKey: "user-edit",
-  });
+  return callApi(
+    editUserCall,
+    { params: { userId }, body: changes },
+    {
+      suppressErrorToast: true, // A refusal means "not this user", not an ended session: the page says so.
+      handle403Locally: true,
+      loaderKey: "user-edit",
+    },
+  );
 }
 
 /** Saves an edit, then puts the saved user into the cached list and refetches it. */

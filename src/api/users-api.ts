@@ -1,8 +1,6 @@
-import { getMeCall, listUsersCall, patchMeCall } from "../contracts/calls/user-calls.ts";
+import { getMeCall, listUsersCall, patchMeCall } from "../../core/contracts/calls/user-calls.ts";
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { meResponse } from "../contracts/user.ts";
-import { usersResponse } from "../contracts/users.ts";
-import { request } from "./request.ts";
+import { callApi } from "./call-api.ts";
 
 export const userKeys = {
   all: ["users"] as const,
@@ -12,7 +10,7 @@ export const userKeys = {
 
 /** GET /control/clinro/users/me */
 export function fetchMe(signal?: AbortSignal) {
-  return request({ path: getMeCall.path, schema: meResponse, signal });
+  return callApi(getMeCall, {}, { signal });
 }
 
 export const meQuery = () =>
@@ -24,7 +22,7 @@ export const meQuery = () =>
 
 /** GET /control/users: administrators only (the server answers 403 to anyone else). */
 export function fetchUsers(signal?: AbortSignal) {
-  return request({ path: listUsersCall.path, schema: usersResponse, loader: true, signal });
+  return callApi(listUsersCall, {}, { loader: true, signal });
 }
 
 export const usersListQuery = () =>
@@ -38,14 +36,7 @@ export const usersListQuery = () =>
  * page shows its own failure notice, so the generic one is suppressed.
  */
 export function patchMe(user: Record<string, unknown>) {
-  return request({
-    path: patchMeCall.path,
-    method: patchMeCall.method,
-    body: user,
-    schema: meResponse,
-    suppressErrorToast: true,
-    loaderKey: "profile-save",
-  });
+  return callApi(patchMeCall, { body: user }, { suppressErrorToast: true, loaderKey: "profile-save" });
 }
 
 /** The profile's save: the answer is the saved user, which becomes the cached `me` at once. */

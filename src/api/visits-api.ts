@@ -2,7 +2,7 @@
  * The virtual visits calls (spec 01 section 7; issue 14): the visits list, the room validation
  * and token renewal of a clinician's room, the participant's public join call, and the URL of
  * the built-in service's signalling WebSocket. URLs come from the calls' declarations
- * (src/contracts/calls/visit-calls.ts); this module loads with the pages that use it (the visits
+ * (core/contracts/calls/visit-calls.ts); this module loads with the pages that use it (the visits
  * and join routes, the room overlay), never with the app's first download.
  */
 import { queryOptions } from "@tanstack/react-query";
@@ -11,16 +11,9 @@ import {
   listVisitsCall,
   renewTokenCall,
   validateRoomCall,
-} from "../contracts/calls/visit-calls.ts";
-import { callPath } from "../contracts/http/define-call.ts";
-import {
-  joinResponse,
-  renewTokenResponse,
-  SIGNAL_PATH,
-  validateRoomResponse,
-  visitsResponse,
-} from "../contracts/visits.ts";
-import { request } from "./request.ts";
+} from "../../core/contracts/calls/visit-calls.ts";
+import { SIGNAL_PATH } from "../../core/contracts/visits.ts";
+import { callApi } from "./call-api.ts";
 
 export const visitKeys = {
   all: ["visits"] as const,
@@ -30,11 +23,7 @@ export const visitKeys = {
 
 /** GET /control/studies/{studyId}/sites/{siteId}/clinro_visits: the visits that have not ended. */
 export function fetchVisits(studyId: number, siteId: number, signal?: AbortSignal) {
-  return request({
-    path: callPath(listVisitsCall, { studyId, siteId }),
-    schema: visitsResponse,
-    signal,
-  });
+  return callApi(listVisitsCall, { params: { studyId, siteId } }, { signal });
 }
 
 /** How often the visits list is fetched again while the page is open (visits end, new ones come). */
@@ -53,23 +42,20 @@ export const visitsQuery = (studyId: number, siteId: number) =>
  * business (the room opens anyway and shows the permission-denied box): no toast, no logout.
  */
 export function validateRoom(studyId: number, roomName: string) {
-  return request({
-    path: callPath(validateRoomCall, { studyId, roomName }),
-    schema: validateRoomResponse,
-    handle403Locally: true,
-    suppressErrorToast: true,
-  });
+  return callApi(
+    validateRoomCall,
+    { params: { studyId, roomName } },
+    { handle403Locally: true, suppressErrorToast: true },
+  );
 }
 
 /** POST /control/studies/{studyId}/room_name/{roomName}/renew_token: a fresh room token. */
 export function renewRoomToken(studyId: number, roomName: string) {
-  return request({
-    method: renewTokenCall.method,
-    path: callPath(renewTokenCall, { studyId, roomName }),
-    schema: renewTokenResponse,
-    handle403Locally: true,
-    suppressErrorToast: true,
-  });
+  return callApi(
+    renewTokenCall,
+    { params: { studyId, roomName } },
+    { handle403Locally: true, suppressErrorToast: true },
+  );
 }
 
 /**
@@ -77,15 +63,11 @@ export function renewRoomToken(studyId: number, roomName: string) {
  * unknown link, 410 join_link_expired outside its window; the join page says which.
  */
 export function fetchJoin(secret: string, signal?: AbortSignal) {
-  return request({
-    path: callPath(joinVisitCall, { secret }),
-    auth: false,
-    schema: joinResponse,
-    suppressErrorToast: true,
-    preventLogoutOn400: true,
-    handle403Locally: true,
-    signal,
-  });
+  return callApi(
+    joinVisitCall,
+    { params: { secret } },
+    { suppressErrorToast: true, keepSessionOn401: true, handle403Locally: true, signal },
+  );
 }
 
 export const joinQuery = (secret: string) =>
@@ -103,4 +85,9 @@ export const joinQuery = (secret: string) =>
 /** The signalling WebSocket of the built-in video service, on this origin. */
 export function signalSocketUrl(location: Pick<Location, "protocol" | "host"> = window.location) {
   return `${location.protocol === "https:" ? "wss:" : "ws:"}//${location.host}${SIGNAL_PATH}`;
+}
+
+/** The built-in video service's signalling socket: a WebSocket, opened here at the network's door. */
+export function openSignalSocket(): WebSocket {
+  return new WebSocket(signalSocketUrl());
 }

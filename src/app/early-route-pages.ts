@@ -6,7 +6,7 @@
  *
  * Each path is the router's own (a test checks every one is a route), and each module the file
  * its lazyPage imports. vite.config.ts turns the modules into the built files; the early start
- * (src/api/early-definition-start.ts) bundles this file, so it imports nothing.
+ * (src/app/early-definition-start.ts) bundles this file, so it imports nothing.
  *
  * Only signed-in pages: the early start asks for them only with a live session.
  */

@@ -8,7 +8,7 @@ import { claimDraft, loadDraft, saveDraft, type DraftOwnership } from "../outbox
 import { enqueueSubmissionWithUploads, enqueueWrite, eventsWrite, uploadWrite } from "../outbox/enqueue.ts";
 import { requestFlush, retryNow } from "../outbox/flusher.ts";
 import { listItems } from "../outbox/outbox-store.ts";
-import { FILE_MODULE } from "../contracts/files.ts";
+import { FILE_MODULE } from "../../core/contracts/files.ts";
 
 function signedInContext(participantId?: number) {
   const user = getStoredUser();

@@ -1,6 +1,6 @@
 /** Numeric route params: anything that is not a positive whole id is a page that does not exist. */
 import { notFound } from "@tanstack/react-router";
-import { MAX_ID } from "../contracts/study.ts";
+import { MAX_ID } from "../../core/contracts/study.ts";
 
 export function parseRouteId(raw: string | undefined): number {
   const value = Number(raw);

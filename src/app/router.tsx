@@ -34,8 +34,11 @@ import { mayListUsers } from "../features/users/user-list.ts";
 import { mayWriteAnnouncements } from "../features/inbox/authoring.ts";
 import { readSelection } from "../features/studies/study-selection.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
-import { ROOM_NAME_PATTERN } from "../contracts/room-name.ts";
-import { CONSENT_PARTICIPANT_STATUSES, type ConsentParticipantStatus } from "../contracts/consents.ts";
+import { ROOM_NAME_PATTERN } from "../../core/contracts/room-name.ts";
+import {
+  CONSENT_PARTICIPANT_STATUSES,
+  type ConsentParticipantStatus,
+} from "../../core/contracts/consents.ts";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { RootLayout } from "./root-layout.tsx";
 import { ChunkLoadFailure } from "../widgets/loading/chunk-load-failure.tsx";

@@ -4,7 +4,7 @@ import { Link, useRouterState } from "@tanstack/react-router";
 import { myConsentsQuery } from "../api/my-consents-api.ts";
 import { studyQuery } from "../api/studies-api.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
-import { missingConsentsOf } from "../contracts/consents.ts";
+import { missingConsentsOf } from "../../core/contracts/consents.ts";
 import { readSelection } from "../features/studies/study-selection.ts";
 import {
   backLinks,

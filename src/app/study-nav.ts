@@ -2,7 +2,7 @@
  * The study part of the navigation bar (spec 01 section 2): which tabs and back links show for
  * the current path, study and role. Plain data: the component turns keys into texts.
  */
-import { isWitness } from "../contracts/roles.ts";
+import { isWitness } from "../../core/contracts/roles.ts";
 
 export type StudyPath = { studyId: number; siteId: number; base: string; rest: string };
 

@@ -3,7 +3,7 @@
  * token's payload, the me call's fields, and a last_active stamp. Owns nothing else: no
  * requests, no navigation. Other tabs see changes through the storage event.
  */
-import type { MeResponse } from "../contracts/user.ts";
+import type { MeResponse } from "../../core/contracts/user.ts";
 
 export const USER_STORAGE_KEY = "user";
 

@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { MeResponse } from "../contracts/user.ts";
+import type { MeResponse } from "../../core/contracts/user.ts";
 import { dismissToast, getToasts } from "../widgets/toast/toast-store.ts";
 import { clearHeldPassword, getHeldPassword } from "./held-password.ts";
 import { getStoredUser } from "./session-store.ts";

@@ -9,7 +9,7 @@ import { login } from "../api/auth-api.ts";
 import { loginFailureMessage, loginNetworkMessage } from "../api/error-messages.ts";
 import { ApiError } from "../api/request.ts";
 import { fetchMe } from "../api/users-api.ts";
-import { tokenPayload, type LoginRequest } from "../contracts/auth.ts";
+import { tokenPayload, type LoginRequest } from "../../core/contracts/auth.ts";
 import { fetchSigningKey } from "../api/signing-key-api.ts";
 import { holdPassword } from "./held-password.ts";
 import { prepareOfflineSigning } from "./signing-verifier.ts";

@@ -1,6 +1,6 @@
 import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
-import type { SigningKeyResponse } from "../contracts/signing-key.ts";
+import type { SigningKeyResponse } from "../../core/contracts/signing-key.ts";
 import {
   checkSigningPassword,
   checkVerifier,

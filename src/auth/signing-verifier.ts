@@ -11,7 +11,7 @@
  *   decrypts it and checks the password against the account again when the consent arrives.
  */
 import { createStore, get, set } from "idb-keyval";
-import type { SigningKeyResponse } from "../contracts/signing-key.ts";
+import type { SigningKeyResponse } from "../../core/contracts/signing-key.ts";
 
 /** OWASP's figure for PBKDF2-HMAC-SHA-256 (2023). */
 export const VERIFIER_ITERATIONS = 310_000;

@@ -9,7 +9,7 @@ import { jwtDecode } from "jwt-decode";
 import { login } from "../api/auth-api.ts";
 import { ApiError } from "../api/request.ts";
 import { revokeToken } from "../api/revoke-token.ts";
-import { tokenPayload } from "../contracts/auth.ts";
+import { tokenPayload } from "../../core/contracts/auth.ts";
 import { localUtcOffsetMinutes } from "./sign-in.ts";
 import { markActive, updateStoredUser, type StoredUser } from "./session-store.ts";
 import { checkVerifier, loadVerifier, type PasswordVerifier } from "./signing-verifier.ts";

@@ -2,7 +2,7 @@
  * One drain with the browser's real parts (IndexedDB, fetch), under the Web Lock that keeps it
  * to one tab or worker at a time. Shared by the pages and the service worker, so it uses no DOM.
  */
-import { sendOutboxItem } from "../api/send-outbox-item.ts";
+import { sendOutboxItem } from "./send-item.ts";
 import { removeDraft } from "./drafts.ts";
 import { drainOutbox, type DrainDependencies, type DrainOptions, type DrainReport } from "./drain.ts";
 import { indexedDbOutboxStore } from "./outbox-store.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import type { SendOutcome } from "../api/send-outbox-item.ts";
+import type { SendOutcome } from "./send-item.ts";
 import { RETRY_BASE_MS } from "./backoff.ts";
 import { drainOutbox, type DrainDependencies } from "./drain.ts";
 import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";

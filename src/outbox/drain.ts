@@ -14,7 +14,7 @@
  * - any other 4xx marks the item failed: kept and shown, never retried blindly;
  * - each item goes with the token of the user who made it; nothing is dropped for its age.
  */
-import type { SendOutcome } from "../api/send-outbox-item.ts";
+import type { SendOutcome } from "./send-item.ts";
 import { retryDelayMs, verdictForStatus } from "./backoff.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 import type { OutboxStore } from "./outbox-store.ts";

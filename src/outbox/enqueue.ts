@@ -2,12 +2,12 @@
  * Handing a write to the outbox: it is stored in IndexedDB first, then a flush is asked for.
  * The returned id is the item's Idempotency-Key.
  */
-import { postEventsCall } from "../contracts/calls/event-calls.ts";
-import { uploadFileCall } from "../contracts/calls/file-calls.ts";
+import { postEventsCall } from "../../core/contracts/calls/event-calls.ts";
+import { uploadFileCall } from "../../core/contracts/calls/file-calls.ts";
 import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest, StoredFile } from "./outbox-item.ts";
 import { putItem, removeItem } from "./outbox-store.ts";
-import type { FileUploadFields } from "../contracts/files.ts";
-import { PLATFORM } from "../contracts/roles.ts";
+import type { FileUploadFields } from "../../core/contracts/files.ts";
+import { PLATFORM } from "../../core/contracts/roles.ts";
 
 export type WriteContext = {
   userId: number;
@@ -158,7 +158,7 @@ export function uploadWrite(file: Blob | Pick<StoredFile, "bytes" | "type">, fie
     request: {
       method: "POST",
       path: uploadFileCall.path,
-      headers: { version: "009" },
+      headers: { version: uploadFileCall.headerVersion },
       body: {
         type: "multipart",
         fields: {

@@ -1,14 +1,14 @@
 import "fake-indexeddb/auto";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { everyTypeDefinitionJson } from "./engine/test-fixtures.ts";
-import type * as Validator from "./engine/validate-definition.ts";
+import { everyTypeDefinitionJson } from "../../core/survey-engine/test-fixtures.ts";
+import type * as Validator from "../../core/survey-engine/validate-definition.ts";
 
 // The build defines the app version; vitest's projects do not.
 vi.stubGlobal("__APP_VERSION__", "test");
 
 // The validator, counted: the point of the store is to call it less.
 const validator = vi.hoisted(() => ({ calls: 0 }));
-vi.mock("./engine/validate-definition.ts", async (importOriginal) => {
+vi.mock("../../core/survey-engine/validate-definition.ts", async (importOriginal) => {
   const actual = await importOriginal<typeof Validator>();
   return {
     ...actual,

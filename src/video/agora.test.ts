@@ -63,6 +63,10 @@ class FakeMediaStream {
 }
 
 const room: VideoRoom = {
+  // Agora signals through its own servers: a socket of ours would be a mistake.
+  openSignalSocket: () => {
+    throw new Error("the Agora service opens no signalling socket of ours");
+  },
   provider: "agora",
   roomName: "scz-room",
   roomToken: "rtc-token-1",

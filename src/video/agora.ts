@@ -14,7 +14,7 @@ import type {
   ICameraVideoTrack,
   IMicrophoneAudioTrack,
 } from "agora-rtc-sdk-ng";
-import { createEmitter, type JoinOptions, type VideoRoom, type VideoService } from "./video-service.ts";
+import { createEmitter, type JoinOptions, type VideoRoom, type VideoService } from "./video-port.ts";
 
 /** Agora error codes that mean the camera or microphone was refused or is missing. */
 const PERMISSION_CODES = new Set(["PERMISSION_DENIED", "DEVICE_NOT_FOUND", "NOT_READABLE"]);

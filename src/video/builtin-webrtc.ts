@@ -1,7 +1,7 @@
 /**
  * The built-in video service: peer-to-peer WebRTC between the clinician and the participant,
  * with the portal's own server as the signalling channel (WebSocket /control/visits/signal, the
- * messages of src/contracts/visits.ts) and STUN/TURN servers from the room ticket's answer.
+ * messages of core/contracts/visits.ts) and STUN/TURN servers from the room ticket's answer.
  *
  * Owns, for one room: the camera and microphone stream, the WebSocket and the peer connection
  * (one at a time: a room holds two peers). Negotiation is "perfect negotiation" (W3C WebRTC
@@ -9,10 +9,9 @@
  * later (a renegotiation), the participant (polite) rolls back and the clinician (impolite)
  * ignores the other's offer.
  *
- * Why a WebSocket is created here and not in src/api/: the house rule keeps fetch in src/api so
- * that every request gets the shared request behaviour (token, error catalogue, logout); a
- * signalling socket has none of that (it authenticates with its first message, and its errors
- * are the room's own). Its URL is built in src/api/visits-api.ts next to the other calls.
+ * The signalling socket is opened by src/api/visits-api.ts (openSignalSocket, the network's one
+ * door) and handed over with the room; it authenticates with its first message, and its errors
+ * are the room's own.
  */
 import {
   serverSignalMessage,
@@ -20,15 +19,14 @@ import {
   type ServerSignalMessage,
   type SignalData,
   type VisitRole,
-} from "../contracts/visits.ts";
-import { signalSocketUrl } from "../api/visits-api.ts";
+} from "../../core/contracts/visits.ts";
 import {
   createEmitter,
   isPermissionError,
   type JoinOptions,
   type VideoRoom,
   type VideoService,
-} from "./video-service.ts";
+} from "./video-port.ts";
 
 /** What the end-to-end tests read (page.evaluate): the sent tracks' kind and enabled flag. */
 export type SenderTrackState = { kind: string; enabled: boolean; readyState: string };
@@ -53,7 +51,7 @@ export function createBuiltinService(room: VideoRoom): VideoService {
   let left = false;
 
   const send = (message: ClientSignalMessage) => {
-    if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    if (socket && socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
   };
 
   const fail = (failure: "permission" | "connection", detail: string) => {
@@ -197,7 +195,7 @@ export function createBuiltinService(room: VideoRoom): VideoService {
       events.emit({ type: "localStream", stream: localStream });
       globalThis.__clinroVisitSenders = senderStates;
 
-      const opened = new WebSocket(signalSocketUrl());
+      const opened = room.openSignalSocket();
       socket = opened;
       opened.onopen = () => send({ type: "join", room: room.channel, ticket: room.roomToken });
       opened.onmessage = (event: MessageEvent) => {

@@ -9,18 +9,18 @@
  * Lakeside (1012) of MDD-301 before the matrix runs; consents of a study a role does not hold
  * come from a consent added to GAD-118 (103).
  *
- * The calls are read from src/contracts/calls/: a new call must be given a row here (SPECS) or
+ * The calls are read from core/contracts/calls/: a new call must be given a row here (SPECS) or
  * be listed among the calls that name none of those ids (NAMES_NO_ID), or this file fails.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
-import { INSTRUMENT_TYPE } from "../../src/contracts/instrument-lists.ts";
-import { isPermitted } from "../../src/contracts/instrument-permission.ts";
-import { ROLE_CODE, WITNESS_ROLE } from "../../src/contracts/roles.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { makeRecord } from "../../src/survey/engine/answer-state.ts";
+import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
+import { isPermitted } from "../../core/contracts/instrument-permission.ts";
+import { ROLE_CODE, WITNESS_ROLE } from "../../core/contracts/roles.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import {
   consentParticipants,
   consents,
@@ -31,7 +31,7 @@ import {
   users,
   visits,
 } from "../../server/db/schema.ts";
-import { DEMO_ACCOUNTS, DEMO_STUDIES } from "../../server/db/seed/demo.ts";
+import { DEMO_ACCOUNTS, DEMO_STUDIES } from "../../server/seed/demo.ts";
 import { describeOnEachDatabase, type RequestOptions } from "../support/api-harness.ts";
 import { loadCallDeclarations } from "../support/call-declarations.ts";
 import { definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";

@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { announcement, announcementsResponse } from "../../src/contracts/announcements.ts";
-import { onboardingResponse } from "../../src/contracts/onboarding.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { meResponse } from "../../src/contracts/user.ts";
+import { announcement, announcementsResponse } from "../../core/contracts/announcements.ts";
+import { onboardingResponse } from "../../core/contracts/onboarding.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { meResponse } from "../../core/contracts/user.ts";
 import { announcementReads, announcements, auditLog, sitePermissions } from "../../server/db/schema.ts";
-import { DEMO_ANNOUNCEMENTS } from "../../server/db/seed/demo-announcements.ts";
+import { DEMO_ANNOUNCEMENTS } from "../../server/seed/demo-announcements.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const LIST = "/control/participants/me/announcements";

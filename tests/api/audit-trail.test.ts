@@ -4,17 +4,14 @@ import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../server/audit/audit-chain.ts";
 import { recordAuditEvent, withAuditActor } from "../../server/audit/audit-trail.ts";
-import type { Database } from "../../server/db/client.ts";
+import { executeRows, type Database } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema.ts";
 import { auditLog, participants, studies, users } from "../../server/db/schema.ts";
 import { databaseTargets, describeOnEachDatabase, useApiHarness } from "../support/api-harness.ts";
 
 type Row = Record<string, unknown>;
 
-async function query(db: Database, statement: ReturnType<typeof sql>): Promise<Row[]> {
-  const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
-  return Array.isArray(result) ? result : result.rows;
-}
+const query = (db: Database, statement: ReturnType<typeof sql>) => executeRows<Row>(db, statement);
 
 /** The database's own message (drizzle wraps it in "Failed query: ..."). */
 async function refusal(promise: Promise<unknown>): Promise<string> {

@@ -18,7 +18,7 @@ import { tableRowCounts } from "../../server/backup/backup.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
 import { participants, uploadedFileContents, uploadedFiles, users } from "../../server/db/schema.ts";
-import { seedDemo } from "../../server/db/seed/demo.ts";
+import { seedDemo } from "../../server/seed/demo.ts";
 import { saveFileContent } from "../../server/files/file-store.ts";
 import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";
 import { testImage } from "../support/test-images.ts";

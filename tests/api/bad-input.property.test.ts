@@ -1,6 +1,6 @@
 /**
  * Property-based probing of every /control call with bad and odd input, generated from the call
- * declarations (src/contracts/calls/, read from the folder: a new call is probed without being
+ * declarations (core/contracts/calls/, read from the folder: a new call is probed without being
  * listed here). For each call:
  *
  * - bad input (NUL, lone surrogates, ids out of range, negative and fractional ids, wrong types,
@@ -19,8 +19,8 @@ import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
 import * as z from "zod/v4/core";
-import { MAX_ID, MAX_JSON_DEPTH } from "../../src/contracts/input-bounds.ts";
-import { isMultipartBody, type CallDeclaration } from "../../src/contracts/http/define-call.ts";
+import { MAX_ID, MAX_JSON_DEPTH } from "../../core/contracts/input-bounds.ts";
+import { isMultipartBody, type CallDeclaration } from "../../core/contracts/http/define-call.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import {
   fillPath,
@@ -468,7 +468,7 @@ describeOnEachDatabase("bad and odd input to every /control call", (api) => {
     return { url: fullUrl, response };
   };
 
-  it("probes every declared call (the list is read from src/contracts/calls/)", () => {
+  it("probes every declared call (the list is read from core/contracts/calls/)", () => {
     expect(calls.length).toBeGreaterThan(30);
     const registered = new Set(api.app.registeredCalls.map((call) => `${call.method} ${call.path}`));
     for (const { name, call } of calls) expect(registered, name).toContain(`${call.method} ${call.path}`);

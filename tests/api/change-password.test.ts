@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
-import { changePasswordResponse, loginResponse, tokenPayload } from "../../src/contracts/auth.ts";
-import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../src/contracts/common-passwords.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { meResponse } from "../../src/contracts/user.ts";
+import { changePasswordResponse, loginResponse, tokenPayload } from "../../core/contracts/auth.ts";
+import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../core/contracts/common-passwords.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { meResponse } from "../../core/contracts/user.ts";
 import { DEMO_PASSWORD, decodeTokenPayload, describeOnEachDatabase } from "../support/api-harness.ts";
 
 const CHANGE = "/control/change_password";

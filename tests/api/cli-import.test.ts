@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
 import { strToU8, unzipSync, zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { definitionResponse } from "../../src/contracts/instrument-calls.ts";
+import { definitionResponse } from "../../core/contracts/instrument-schemas.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
 import { openDatabase, type DatabaseOptions } from "../../server/db/client.ts";
 import { instrumentDefinitions, instruments, studies } from "../../server/db/schema.ts";
@@ -14,7 +14,7 @@ import { databaseTargets, describeOnEachDatabase } from "../support/api-harness.
 import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const seedDirectory = path.join(root, "server/db/seed/instruments");
+const seedDirectory = path.join(root, "server/seed/instruments");
 
 /** A definition with two problems: an order entry that is no question, and choices missing. */
 const BAD_DEFINITION = {

@@ -1,4 +1,4 @@
-import { signingKeyResponse } from "../../src/contracts/signing-key.ts";
+import { signingKeyResponse } from "../../core/contracts/signing-key.ts";
 import { constants, createPublicKey, publicEncrypt, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -12,13 +12,13 @@ import {
   participantsOf,
   type ConsentDefinitionResponse,
   type ConsentSubmissionBody,
-} from "../../src/contracts/consent-calls.ts";
-import { CONSENT_PARTICIPANT_STATUSES } from "../../src/contracts/consents.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { submissionRejected } from "../../src/contracts/instrument-calls.ts";
-import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
-import { makeRecord } from "../../src/survey/engine/answer-state.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
+} from "../../core/contracts/consent-schemas.ts";
+import { CONSENT_PARTICIPANT_STATUSES } from "../../core/contracts/consents.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { submissionRejected } from "../../core/contracts/instrument-schemas.ts";
+import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { importConsent } from "../../server/consents/consent-definitions.ts";
 import {
   auditLog,
@@ -29,8 +29,8 @@ import {
   participants,
   users,
 } from "../../server/db/schema.ts";
-import { DEMO_PASSWORD } from "../../server/db/seed/demo.ts";
-import { demoConsentJson, DEMO_SIGNATURE_PNG } from "../../server/db/seed/demo-consents.ts";
+import { DEMO_PASSWORD } from "../../server/seed/demo.ts";
+import { demoConsentJson, DEMO_SIGNATURE_PNG } from "../../server/seed/demo-consents.ts";
 import { formatUtc } from "../../server/pdf/consent-pdf.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { mailsTo } from "../support/mail-drop.ts";

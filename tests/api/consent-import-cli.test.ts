@@ -14,7 +14,7 @@ import {
   sites,
   studies,
 } from "../../server/db/schema.ts";
-import { demoConsentJson } from "../../server/db/seed/demo-consents.ts";
+import { demoConsentJson } from "../../server/seed/demo-consents.ts";
 import { databaseTargets } from "../support/api-harness.ts";
 import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";
 

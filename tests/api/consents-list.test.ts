@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { myConsentsResponse, type MyConsentsResponse } from "../../src/contracts/consents.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { myConsentsResponse, type MyConsentsResponse } from "../../core/contracts/consents.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import { consentParticipants, consents, participants, sitePermissions } from "../../server/db/schema.ts";
-import { DEMO_CONSENTS } from "../../server/db/seed/demo-consents.ts";
+import { DEMO_CONSENTS } from "../../server/seed/demo-consents.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const consentsUrl = (query: Record<string, string | number> = {}) => {

@@ -1,5 +1,5 @@
 /**
- * The definition files the demo seeds (server/db/seed/instruments/*.json) are valid survey
+ * The definition files the demo seeds (server/seed/instruments/*.json) are valid survey
  * definitions, and the kitchen sink really does use every question type and every comparator.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -11,13 +11,13 @@ import {
   QUESTION_TYPES,
   type ShowIfTerm,
   type SurveyDefinition,
-} from "../../src/survey/engine/definition.ts";
+} from "../../core/contracts/survey-definition.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
-} from "../../src/survey/engine/validate-definition.ts";
+} from "../../core/survey-engine/validate-definition.ts";
 
-const directory = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../server/db/seed/instruments");
+const directory = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../server/seed/instruments");
 const files = readdirSync(directory).filter((name) => name.endsWith(".json"));
 
 function parseFile(name: string): SurveyDefinition {

@@ -1,11 +1,11 @@
 import { count, eq, sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { loginResponse } from "../../src/contracts/auth.ts";
-import { studyResponse, type StudyResponse } from "../../src/contracts/study.ts";
-import { meResponse, type StudyPermission } from "../../src/contracts/user.ts";
+import { loginResponse } from "../../core/contracts/auth.ts";
+import { studyResponse, type StudyResponse } from "../../core/contracts/study.ts";
+import { meResponse, type StudyPermission } from "../../core/contracts/user.ts";
 import { hasUsablePassword } from "../../server/auth/passwords.ts";
 import { participants, studies, users } from "../../server/db/schema.ts";
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PENDING_ACCOUNT } from "../../server/db/seed/demo.ts";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_PENDING_ACCOUNT } from "../../server/seed/demo.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 /** The accounts the issue names, with the clinician role each has in its studies. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { userListItem } from "../../src/contracts/users.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { userListItem } from "../../core/contracts/users.ts";
 import { auditLog, users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";
 

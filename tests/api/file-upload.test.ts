@@ -3,7 +3,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { FILE_TYPE_REJECTED, IMAGE_TOO_LARGE } from "../../src/contracts/files.ts";
+import { FILE_TYPE_REJECTED, IMAGE_TOO_LARGE } from "../../core/contracts/files.ts";
 import { importFilesFromDisk } from "../../server/files/file-store.ts";
 import {
   auditLog,

@@ -12,11 +12,11 @@ import {
   consentDefinitionResponse,
   consentSubmissionResponse,
   type ConsentDefinitionResponse,
-} from "../../src/contracts/consent-calls.ts";
-import { fileUploadResponse } from "../../src/contracts/files.ts";
-import { signingKeyResponse } from "../../src/contracts/signing-key.ts";
-import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
-import { makeRecord } from "../../src/survey/engine/answer-state.ts";
+} from "../../core/contracts/consent-schemas.ts";
+import { fileUploadResponse } from "../../core/contracts/files.ts";
+import { signingKeyResponse } from "../../core/contracts/signing-key.ts";
+import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/client.ts";
 import {
   consentParticipants,
@@ -25,7 +25,7 @@ import {
   uploadedFileContents,
   uploadedFiles,
 } from "../../server/db/schema.ts";
-import { DEMO_PASSWORD } from "../../server/db/seed/demo.ts";
+import { DEMO_PASSWORD } from "../../server/seed/demo.ts";
 import { startServerProcess, stopServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { signaturePng } from "../support/signature-png.ts";
 import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";

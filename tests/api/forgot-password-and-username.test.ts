@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { accountMailAccepted } from "../../src/contracts/password-setup.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { accountMailAccepted } from "../../core/contracts/password-setup.ts";
 import { ACCOUNT_MAILS_PER_HOUR } from "../../server/users/account-mail.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { mailsTo, readMailDrop, tokenOfLink } from "../support/mail-drop.ts";

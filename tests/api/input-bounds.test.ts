@@ -10,8 +10,9 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { MAX_JSON_DEPTH } from "../../src/contracts/input-bounds.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { MAX_JSON_DEPTH } from "../../core/contracts/input-bounds.ts";
+import { executeRows } from "../../server/db/client.ts";
 import { findUnsafeText, jsonDepthExceeds } from "../../server/http/input-bounds.ts";
 import { errorSummary } from "../../server/http/error-summary.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
@@ -80,10 +81,10 @@ describeOnEachDatabase(
     beforeAll(async () => {
       // staff3 works in studies 101 and 103; study 102's participants are foreign to them.
       token = await api.signIn("staff3@demo.test");
-      const rows = (await api.db.execute(
+      const list = await executeRows<{ id: number; study_id: number }>(
+        api.db,
         sql`select id, study_id from participants where study_id in (101, 102) order by id`,
-      )) as unknown as { id: number; study_id: number }[] | { rows: { id: number; study_id: number }[] };
-      const list = Array.isArray(rows) ? rows : rows.rows;
+      );
       participantId = list.find((row) => row.study_id === 101)!.id;
       foreignParticipantId = list.find((row) => row.study_id === 102)!.id;
     });

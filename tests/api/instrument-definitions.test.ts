@@ -3,11 +3,11 @@ import { and, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { beforeAll, expect, it } from "vitest";
 import packageJson from "../../package.json" with { type: "json" };
-import { errorBody } from "../../src/contracts/errors.ts";
-import { definitionPath, definitionResponse } from "../../src/contracts/instrument-calls.ts";
-import { instrumentUrl } from "../../src/contracts/instrument-lists.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { definitionPath, definitionResponse } from "../../core/contracts/instrument-schemas.ts";
+import { instrumentUrl } from "../../core/contracts/instrument-lists.ts";
 import { instrumentDefinitions, instruments } from "../../server/db/schema.ts";
-import { readDemoDefinition } from "../../server/db/seed/demo-instruments.ts";
+import { readDemoDefinition } from "../../server/seed/demo-instruments.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { parseDefinitionOrThrow } from "../support/submissions.ts";
 

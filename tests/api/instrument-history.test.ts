@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import {
   PENDING_INSTRUMENTS_MAX,
   historyResponse,
   pendingInstrumentsResponse,
-} from "../../src/contracts/instrument-calls.ts";
+} from "../../core/contracts/instrument-schemas.ts";
 import {
   instrumentInstances,
   instruments,

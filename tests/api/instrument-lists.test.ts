@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { formsListResponse, instancesListResponse } from "../../src/contracts/instrument-lists.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { formsListResponse, instancesListResponse } from "../../core/contracts/instrument-lists.ts";
 import {
   instrumentInstances,
   instruments,

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { submissionRejected, submissionResponse } from "../../src/contracts/instrument-calls.ts";
-import { formsListResponse, instancesListResponse } from "../../src/contracts/instrument-lists.ts";
-import { photoFileName, valueEntry } from "../../src/survey/engine/answer-values.ts";
-import type { AnswerEntry } from "../../src/survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import type { SubmissionPayload } from "../../src/survey/engine/submission.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { submissionRejected, submissionResponse } from "../../core/contracts/instrument-schemas.ts";
+import { formsListResponse, instancesListResponse } from "../../core/contracts/instrument-lists.ts";
+import { photoFileName, valueEntry } from "../../core/survey-engine/answer-values.ts";
+import type { AnswerEntry } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import type { SubmissionPayload } from "../../core/contracts/survey-submission.ts";
 import {
   instrumentInstances,
   instrumentSubmissions,

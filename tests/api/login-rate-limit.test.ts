@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { like, sql } from "drizzle-orm";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import { loginAttempts } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD, describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";
 

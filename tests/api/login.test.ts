@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { loginResponse } from "../../src/contracts/auth.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { meResponse } from "../../src/contracts/user.ts";
+import { loginResponse } from "../../core/contracts/auth.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { meResponse } from "../../core/contracts/user.ts";
 import { loginAttempts, users } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD, decodeTokenPayload, describeOnEachDatabase } from "../support/api-harness.ts";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { meResponse, type MeResponse } from "../../src/contracts/user.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { meResponse, type MeResponse } from "../../core/contracts/user.ts";
 import { users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 

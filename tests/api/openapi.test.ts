@@ -3,8 +3,8 @@ import { z } from "zod";
 import { buildApp } from "../../server/app.ts";
 import { openDatabase, type DatabaseHandle } from "../../server/db/client.ts";
 import { openApiDocument } from "../../server/http/openapi.ts";
-import { getStudyCall } from "../../src/contracts/calls/study-calls.ts";
-import { uploadFileCall } from "../../src/contracts/calls/file-calls.ts";
+import { getStudyCall } from "../../core/contracts/calls/study-calls.ts";
+import { uploadFileCall } from "../../core/contracts/calls/file-calls.ts";
 import { createTokenSigner } from "../../server/auth/tokens.ts";
 import { DEFAULT_LOGIN_RATE_LIMIT, TEST_SECRET_BYTES, TEST_TOKEN_TTL_S } from "../support/api-harness.ts";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -150,12 +150,16 @@ describe("GET /control/openapi.json", () => {
   });
 
   it("changes with the declarations: a field added to a call shows in its description", () => {
-    const before = openApiDocument([getStudyCall, uploadFileCall], "test") as unknown as Description;
+    const before = openApiDocument([getStudyCall, uploadFileCall], "test", {
+      serverUrl: "http://localhost",
+    }) as unknown as Description;
     const changed = {
       ...getStudyCall,
       query: z.object({ include_archived: z.boolean().optional() }),
     };
-    const after = openApiDocument([changed, uploadFileCall], "test") as unknown as Description;
+    const after = openApiDocument([changed, uploadFileCall], "test", {
+      serverUrl: "http://localhost",
+    }) as unknown as Description;
     const names = (document: Description) =>
       (document.paths["/control/studies/{studyId}"]?.get?.parameters as { name: string }[]).map(
         (parameter) => parameter.name,

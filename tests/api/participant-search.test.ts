@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import {
   SEARCH_RESULT_LIMIT,
   participantSearchResponse,
   type ParticipantSearchResult,
-} from "../../src/contracts/participant.ts";
+} from "../../core/contracts/participant.ts";
 import { participants, users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 

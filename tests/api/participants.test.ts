@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { participantResponse } from "../../src/contracts/participant.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { participantResponse } from "../../core/contracts/participant.ts";
 import {
   instrumentInstances,
   instruments,

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { loginResponse } from "../../src/contracts/auth.ts";
-import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../src/contracts/common-passwords.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { loginResponse } from "../../core/contracts/auth.ts";
+import { COMMON_PASSWORD_CODE, COMMON_PASSWORD_MESSAGE } from "../../core/contracts/common-passwords.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import {
   PASSWORDS_DO_NOT_MATCH_MESSAGE,
   PASSWORD_RULES_MESSAGE,
@@ -10,8 +10,8 @@ import {
   passwordSetupTokenPayload,
   setupPasswordResponse,
   verifyTokenResponse,
-} from "../../src/contracts/password-setup.ts";
-import { meResponse } from "../../src/contracts/user.ts";
+} from "../../core/contracts/password-setup.ts";
+import { meResponse } from "../../core/contracts/user.ts";
 import { accountTokens, users } from "../../server/db/schema.ts";
 import { hashAccountToken } from "../../server/users/account-tokens.ts";
 import { inviteUser } from "../../server/users/invite-user.ts";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { expect, it } from "vitest";
-import { tokenPayload } from "../../src/contracts/auth.ts";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { tokenPayload } from "../../core/contracts/auth.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import { revokedTokens, users } from "../../server/db/schema.ts";
 import {
   decodeTokenPayload,

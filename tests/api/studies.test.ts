@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
-import { studyResponse } from "../../src/contracts/study.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { studyResponse } from "../../core/contracts/study.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 describeOnEachDatabase("GET /control/studies/:studyId", (api) => {

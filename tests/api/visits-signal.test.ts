@@ -5,7 +5,7 @@ import {
   validateRoomResponse,
   visitsResponse,
   type ServerSignalMessage,
-} from "../../src/contracts/visits.ts";
+} from "../../core/contracts/visits.ts";
 import { participants, visitRoomPeers, visits } from "../../server/db/schema.ts";
 import { hashJoinSecret, newJoinSecret } from "../../server/visits/join-links.ts";
 import { createRoomTicketSigner } from "../../server/visits/room-tickets.ts";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { joinResponse, validateRoomResponse, type ServerSignalMessage } from "../../src/contracts/visits.ts";
+import { joinResponse, validateRoomResponse, type ServerSignalMessage } from "../../core/contracts/visits.ts";
 import { NOTIFY_PAYLOAD_MAX_BYTES } from "../../server/visits/signal-bus.ts";
 import { hashJoinSecret, newJoinSecret } from "../../server/visits/join-links.ts";
 import { newRoomName } from "../../server/visits/visit-records.ts";

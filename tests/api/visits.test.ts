@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import {
   joinResponse,
   ROOM_TOKEN_TTL_S,
@@ -9,9 +9,9 @@ import {
   visit as visitSchema,
   visitsResponse,
   type Visit,
-} from "../../src/contracts/visits.ts";
+} from "../../core/contracts/visits.ts";
 import { participants, sitePermissions, visits } from "../../server/db/schema.ts";
-import { DEMO_VISITS } from "../../server/db/seed/demo-visits.ts";
+import { DEMO_VISITS } from "../../server/seed/demo-visits.ts";
 import { hashJoinSecret, newJoinSecret } from "../../server/visits/join-links.ts";
 import { newRoomName } from "../../server/visits/visit-records.ts";
 import { decodeTokenPayload, describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";

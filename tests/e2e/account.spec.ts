@@ -13,7 +13,7 @@ import { expectNoSeriousViolations } from "./support/axe.ts";
 import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";
 import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
 
-/** Accounts only these tests use (server/db/seed/demo.ts). */
+/** Accounts only these tests use (server/seed/demo.ts). */
 const ADMIN = "admin@demo.test";
 /** Changes its password (to the same demo password): its other sessions end. */
 const STAFF1 = "staff1@demo.test";

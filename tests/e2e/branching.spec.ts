@@ -1,5 +1,5 @@
 /**
- * The show-if branches of the demo "Kitchen sink" (server/db/seed/instruments/kitchen-sink.json,
+ * The show-if branches of the demo "Kitchen sink" (server/seed/instruments/kitchen-sink.json,
  * `_test_notes`), driven through the real instrument page: which steps follow which answers,
  * what the progress says, what going Back and changing a required answer drops, and that the
  * submission holds no answer to a question its logic hides.

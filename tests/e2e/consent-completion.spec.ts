@@ -7,7 +7,7 @@ import {
   type ConsentDefinitionResponse,
   type ConsentParticipant,
   type ConsentParticipantsResponse,
-} from "../../src/contracts/consent-calls.ts";
+} from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
 import { OutboxPage } from "./pages/outbox-page.ts";
@@ -318,7 +318,7 @@ test("the signature question's modes, file checks and accessibility, with screen
     "Your image exceeded 2.5 mb. Please reduce the file size.",
   );
   await expect(consent.sign()).toBeDisabled();
-  await consent.imageInput().setInputFiles("server/db/seed/consents/drawn-signature.png");
+  await consent.imageInput().setInputFiles("server/seed/consents/drawn-signature.png");
   await expect(consent.sign()).toBeEnabled();
   await expect(page.getByRole("img", { name: "The signature to sign with" })).toBeVisible();
   await shoot("signature-image");

@@ -5,8 +5,8 @@ import {
   participantsOf,
   type ConsentParticipant,
   type ConsentParticipantsResponse,
-} from "../../src/contracts/consent-calls.ts";
-import type { ConsentParticipantStatus } from "../../src/contracts/consents.ts";
+} from "../../core/contracts/consent-schemas.ts";
+import type { ConsentParticipantStatus } from "../../core/contracts/consents.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { StudyNav } from "./pages/participant-pages.ts";

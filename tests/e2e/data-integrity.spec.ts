@@ -4,7 +4,7 @@
  */
 import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { participantsOf, type ConsentParticipant } from "../../src/contracts/consent-calls.ts";
+import { participantsOf, type ConsentParticipant } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
 import { signInAs, storedUser } from "./pages/login-page.ts";

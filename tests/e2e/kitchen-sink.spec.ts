@@ -1,6 +1,6 @@
 /**
  * The demo "Kitchen sink" instrument, answered through every question type on its default path
- * (server/db/seed/instruments/kitchen-sink.json, `_test_notes`: colour Red, notes answered,
+ * (server/seed/instruments/kitchen-sink.json, `_test_notes`: colour Red, notes answered,
  * weight 70, age 30, mood5 Agree, pain 5), a cropped photo uploaded before the submission, and
  * the submission payload of spec 02 §3 checked field by field.
  *

@@ -8,7 +8,7 @@ import { type Browser, type Page } from "@playwright/test";
 import { expect, expectNoPolicyViolations, test, watchContentSecurityPolicy } from "./support/test.ts";
 import config from "../../playwright.config.ts";
 import { groupVisits, type VisitSectionKey } from "../../src/features/visits/visit-groups.ts";
-import type { Visit } from "../../src/contracts/visits.ts";
+import type { Visit } from "../../core/contracts/visits.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { StudyNav } from "./pages/participant-pages.ts";
 import {

@@ -14,7 +14,7 @@ import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
-import { errorBody } from "../../src/contracts/errors.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
 import { createThrowawayDatabase } from "./throwaway-postgres.ts";
 import { buildApp, type BuildAppOptions } from "../../server/app.ts";
 import type { LoginRateLimit } from "../../server/auth/login-rate-limit.ts";
@@ -22,7 +22,7 @@ import { hashPassword } from "../../server/auth/passwords.ts";
 import { createTokenSigner } from "../../server/auth/tokens.ts";
 import { openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
 import { studyPermissions, sitePermissions, users } from "../../server/db/schema.ts";
-import { DEMO_PASSWORD, DEMO_STUDIES, seedDemo } from "../../server/db/seed/demo.ts";
+import { DEMO_PASSWORD, DEMO_STUDIES, seedDemo } from "../../server/seed/demo.ts";
 import type { VideoSettings } from "../../server/visits/video-settings.ts";
 
 /** The signing secret of every test app: tests sign their own tokens (expired, tampered) with it. */

@@ -1,14 +1,14 @@
 /**
- * Every call declared in src/contracts/calls/ (each module's exported defineCall values), read
+ * Every call declared in core/contracts/calls/ (each module's exported defineCall values), read
  * from the folder itself: a call added in a new module is found too, so the tests that iterate
  * them (access matrix, bad-input properties) must handle it or fail.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { CallDeclaration } from "../../src/contracts/http/define-call.ts";
+import type { CallDeclaration } from "../../core/contracts/http/define-call.ts";
 
-const callsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src/contracts/calls");
+const callsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../core/contracts/calls");
 
 export type NamedCall = { name: string; module: string; call: CallDeclaration };
 

@@ -5,13 +5,10 @@
  * out: recording them is what a refused request is meant to do.
  */
 import { sql, type SQL } from "drizzle-orm";
-import type { Database } from "../../server/db/client.ts";
+import { executeRows, type Database } from "../../server/db/client.ts";
 
-/** The rows of a raw query, from either driver (PGlite answers { rows }, postgres.js an array). */
-async function rowsOf<Row>(db: Database, statement: SQL): Promise<Row[]> {
-  const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
-  return Array.isArray(result) ? result : result.rows;
-}
+const rowsOf = <Row extends Record<string, unknown>>(db: Database, statement: SQL) =>
+  executeRows<Row>(db, statement);
 
 export async function rowCounts(db: Database): Promise<Record<string, number>> {
   const tables = await rowsOf<{ tablename: string }>(

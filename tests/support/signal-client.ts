@@ -8,7 +8,7 @@ import {
   serverSignalMessage,
   type ClientSignalMessage,
   type ServerSignalMessage,
-} from "../../src/contracts/visits.ts";
+} from "../../core/contracts/visits.ts";
 
 export type SignalClient = {
   socket: WebSocket;

@@ -5,15 +5,16 @@
  */
 import { unzipSync, strFromU8 } from "fflate";
 import type { LightMyRequestResponse } from "fastify";
-import { choiceEntry } from "../../src/survey/engine/answer-values.ts";
-import { makeRecord } from "../../src/survey/engine/answer-state.ts";
-import type { AnswerEntry, AnswerRecord } from "../../src/survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../src/survey/engine/definition.ts";
-import { buildSubmission, type SubmissionPayload } from "../../src/survey/engine/submission.ts";
+import { choiceEntry } from "../../core/survey-engine/answer-values.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
+import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { buildSubmission } from "../../core/survey-engine/submission.ts";
+import { type SubmissionPayload } from "../../core/contracts/survey-submission.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
-} from "../../src/survey/engine/validate-definition.ts";
+} from "../../core/survey-engine/validate-definition.ts";
 
 /** The body of a definition call's answer: JSON, or the one JSON file of a zip. */
 export function definitionJsonOf(response: LightMyRequestResponse): unknown {

@@ -8,7 +8,7 @@ import {
   ANNOUNCEMENT_ALLOWED_TAGS,
   ANNOUNCEMENT_LINK_REL,
   ANNOUNCEMENT_LINK_TARGET,
-} from "../../src/contracts/announcements.ts";
+} from "../../core/contracts/announcements.ts";
 
 export const XSS_PAYLOADS: { name: string; html: string }[] = [
   { name: "script tag", html: "<script>alert(1)</script><p>after</p>" },

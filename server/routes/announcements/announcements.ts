@@ -1,5 +1,5 @@
 /**
- * The inbox's calls (src/contracts/calls/announcement-calls.ts):
+ * The inbox's calls (core/contracts/calls/announcement-calls.ts):
  * - GET /control/participants/me/announcements: the user's announcements, newest id first, with
  *   their read state (set by the read event, server/routes/events/post-events.ts);
  * - POST /control/announcements (Idempotency-Key): a coordinator of the study, or an
@@ -11,7 +11,7 @@ import type { FastifyInstance } from "fastify";
 import {
   listAnnouncementsCall,
   postAnnouncementCall,
-} from "../../../src/contracts/calls/announcement-calls.ts";
+} from "../../../core/contracts/calls/announcement-calls.ts";
 import {
   insertAnnouncement,
   listAnnouncementsFor,

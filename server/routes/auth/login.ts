@@ -1,11 +1,11 @@
 /**
  * POST /control/clinro/login (no auth) and POST /control/clinro/logout (signs this token out).
  */
-import { loginCall, logoutCall } from "../../../src/contracts/calls/account-calls.ts";
+import { loginCall, logoutCall } from "../../../core/contracts/calls/account-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type LoginResponse } from "../../../src/contracts/auth.ts";
+import { type LoginResponse } from "../../../core/contracts/auth.ts";
 import { recordAuditEvent, withAuditActor } from "../../audit/audit-trail.ts";
 import { clearLoginFailures, isLoginBlocked, recordLoginFailure } from "../../auth/login-rate-limit.ts";
 import { verifyPassword } from "../../auth/passwords.ts";

@@ -13,14 +13,14 @@ import {
   consentDownloadCall,
   consentEmailCall,
   consentPdfCall,
-} from "../../../src/contracts/calls/consent-calls.ts";
+} from "../../../core/contracts/calls/consent-calls.ts";
 import {
   CONSENT_PDF_CONTENT_TYPE,
   PARTICIPANT_HAS_NO_EMAIL,
   SIGNATURES_VERIFIED_HEADER,
   type ConsentEmailResponse,
-} from "../../../src/contracts/consent-calls.ts";
-import { FINISHED_CONSENT_STATUSES } from "../../../src/contracts/consents.ts";
+} from "../../../core/contracts/consent-schemas.ts";
+import { FINISHED_CONSENT_STATUSES } from "../../../core/contracts/consents.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import {
   notOfferedForbidden,

@@ -7,13 +7,13 @@
  */
 import { and, asc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { consentParticipantsCall } from "../../../src/contracts/calls/consent-calls.ts";
+import { consentParticipantsCall } from "../../../core/contracts/calls/consent-calls.ts";
 import {
   compareParticipantNames,
   type ConsentParticipant,
   type ConsentParticipantsResponse,
-} from "../../../src/contracts/consent-calls.ts";
-import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../../src/contracts/consents.ts";
+} from "../../../core/contracts/consent-schemas.ts";
+import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../../core/contracts/consents.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";

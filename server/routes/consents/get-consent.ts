@@ -6,9 +6,9 @@
  * sites, or the participant not on that consent version.
  */
 import type { FastifyInstance } from "fastify";
-import { getConsentCall } from "../../../src/contracts/calls/consent-calls.ts";
-import type { ConsentDefinitionResponse } from "../../../src/contracts/consent-calls.ts";
-import { consentParticipantStatus } from "../../../src/contracts/consents.ts";
+import { getConsentCall } from "../../../core/contracts/calls/consent-calls.ts";
+import type { ConsentDefinitionResponse } from "../../../core/contracts/consent-schemas.ts";
+import { consentParticipantStatus } from "../../../core/contracts/consents.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import { requireParticipantConsent, notOfferedForbidden } from "../../consents/consent-access.ts";
 import { consentVersionOf } from "../../consents/consent-definitions.ts";

@@ -9,7 +9,7 @@
  * A study_id or site_id outside the user's permissions (or a site_id not of the given study) is
  * one and the same 403, whether the study or site exists or not.
  */
-import { listMyConsentsCall } from "../../../src/contracts/calls/study-calls.ts";
+import { listMyConsentsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, count, eq, inArray, notInArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -17,7 +17,7 @@ import {
   FINISHED_CONSENT_STATUSES,
   type MyConsentsResponse,
   type StudyConsents,
-} from "../../../src/contracts/consents.ts";
+} from "../../../core/contracts/consents.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";

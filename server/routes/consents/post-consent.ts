@@ -10,12 +10,12 @@ import type { FastifyInstance } from "fastify";
 import {
   postClinicianConsentCall,
   postWitnessConsentCall,
-} from "../../../src/contracts/calls/consent-calls.ts";
+} from "../../../core/contracts/calls/consent-calls.ts";
 import {
   CONSENT_SUBMISSION_MAX_BYTES,
   type ConsentSubmissionResponse,
-} from "../../../src/contracts/consent-calls.ts";
-import { isWitness } from "../../../src/contracts/roles.ts";
+} from "../../../core/contracts/consent-schemas.ts";
+import { isWitness } from "../../../core/contracts/roles.ts";
 import { recordAuditEvent } from "../../audit/audit-trail.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import { requireParticipantConsent } from "../../consents/consent-access.ts";

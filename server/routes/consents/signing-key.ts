@@ -3,8 +3,8 @@
  * to which the client encrypts the signer's password. Fetched at sign-in and kept for offline use.
  */
 import type { FastifyInstance } from "fastify";
-import { signingKeyCall } from "../../../src/contracts/calls/consent-calls.ts";
-import type { SigningKeyResponse } from "../../../src/contracts/signing-key.ts";
+import { signingKeyCall } from "../../../core/contracts/calls/consent-calls.ts";
+import type { SigningKeyResponse } from "../../../core/contracts/signing-key.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import { publicSigningKey } from "../../consents/signing-key.ts";
 import type { AppContext } from "../../context.ts";

@@ -4,8 +4,8 @@
  * also marks it read for the user; every participant and announcement named must be the user's
  * (403 otherwise).
  */
-import { postEventsCall } from "../../../src/contracts/calls/event-calls.ts";
-import { MAX_ID } from "../../../src/contracts/input-bounds.ts";
+import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
+import { MAX_ID } from "../../../core/contracts/input-bounds.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
 import { requireSession } from "../../auth/authenticate.ts";
@@ -16,7 +16,7 @@ import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempot
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 import { addressedAnnouncementIds, markAnnouncementsRead } from "../../announcements/announcement-records.ts";
-import type { EventRecord } from "../../../src/contracts/events.ts";
+import type { EventRecord } from "../../../core/contracts/events.ts";
 
 /** An event's announcement id as a number; undefined when it names none, NaN when it is not an id. */
 function announcementIdOf(event: EventRecord) {

@@ -5,7 +5,7 @@
  * are written in one transaction, once per Idempotency-Key; nothing touches the disk, so every
  * server of one database reads the file.
  */
-import { uploadFileCall } from "../../../src/contracts/calls/file-calls.ts";
+import { uploadFileCall } from "../../../core/contracts/calls/file-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -17,7 +17,7 @@ import {
   fileExtension,
   fileUploadFields,
   type FileUploadResponse,
-} from "../../../src/contracts/files.ts";
+} from "../../../core/contracts/files.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { uploadedFiles } from "../../db/schema.ts";

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { healthCall } from "../../../src/contracts/calls/account-calls.ts";
+import { healthCall } from "../../../core/contracts/calls/account-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { AppContext } from "../../context.ts";
 import { isDatabaseReachable } from "../../db/client.ts";

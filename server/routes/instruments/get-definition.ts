@@ -5,11 +5,11 @@
  * accepted and ignored. The service worker caches the answer network-first, so it is never
  * cached by HTTP caches without asking (no-cache).
  */
-import { getAdminDefinitionCall, getDefinitionCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { getAdminDefinitionCall, getDefinitionCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { DEFINITION_ZIP_CONTENT_TYPE } from "../../../src/contracts/instrument-calls.ts";
+import { DEFINITION_ZIP_CONTENT_TYPE } from "../../../core/contracts/instrument-schemas.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instruments } from "../../db/schema.ts";

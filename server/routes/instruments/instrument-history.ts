@@ -3,18 +3,18 @@
  * instruments, as completed (the submissions received, newest first, with the completer's name
  * and the scores the server computed) and pending (open instances, oldest start first).
  */
-import { instrumentHistoryCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { instrumentHistoryCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { submittedScore, type HistoryResponse } from "../../../src/contracts/instrument-calls.ts";
-import { instrumentUrl } from "../../../src/contracts/instrument-lists.ts";
+import { submittedScore, type HistoryResponse } from "../../../core/contracts/instrument-schemas.ts";
+import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instrumentInstances, instrumentSubmissions, instruments, users } from "../../db/schema.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
 import { requireParticipantInStudy } from "../../instruments/participant-instruments.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const CLINICIAN_TYPE = INSTRUMENT_TYPE.clinician;
 

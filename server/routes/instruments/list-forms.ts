@@ -3,21 +3,21 @@
  * list of the older instrument architecture, one item per delivery (CLINRO and ANNOUNCEMENT).
  * The client splits it into the to-do and completed tabs.
  */
-import { listFormsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { listFormsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
 import {
   instrumentType,
   instrumentUrl,
   type FormsListResponse,
-} from "../../../src/contracts/instrument-lists.ts";
+} from "../../../core/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const FORM_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 

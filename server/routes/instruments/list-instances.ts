@@ -3,7 +3,7 @@
  * instruments of the newer architecture with the participant's instances of each. Instruments
  * without an instance for the participant are left out.
  */
-import { listInstancesCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { listInstancesCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import type { FastifyInstance } from "fastify";
 import {
@@ -12,14 +12,14 @@ import {
   instrumentUrl,
   type InstancesListResponse,
   type InstrumentWithInstances,
-} from "../../../src/contracts/instrument-lists.ts";
+} from "../../../core/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 

@@ -3,15 +3,15 @@
  * instrument instances of every participant the user may see (the participant's study and site
  * both in the user's permissions), oldest start first, at most PENDING_INSTRUMENTS_MAX.
  */
-import { pendingInstrumentsCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   PENDING_INSTRUMENTS_MAX,
   type PendingInstrumentsResponse,
-} from "../../../src/contracts/instrument-calls.ts";
-import { instrumentUrl } from "../../../src/contracts/instrument-lists.ts";
+} from "../../../core/contracts/instrument-schemas.ts";
+import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
@@ -24,7 +24,7 @@ import {
 import { HttpError } from "../../http/errors.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, pendingInstrumentsCall, async (request): Promise<PendingInstrumentsResponse> => {

@@ -9,7 +9,7 @@
  * the scores the server computed and its instance is completed (record-submission.ts).
  * A refusal changes nothing.
  */
-import { postSubmissionCall } from "../../../src/contracts/calls/instrument-calls.ts";
+import { postSubmissionCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -18,12 +18,12 @@ import {
   type SubmissionProblem,
   type SubmissionRejected,
   type SubmissionResponse,
-} from "../../../src/contracts/instrument-calls.ts";
-import { MAX_ID } from "../../../src/contracts/study.ts";
+} from "../../../core/contracts/instrument-schemas.ts";
+import { MAX_ID } from "../../../core/contracts/study.ts";
 import {
   formatSubmissionProblem,
   validateSubmission,
-} from "../../../src/survey/engine/validate-submission.ts";
+} from "../../../core/survey-engine/validate-submission.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { instrumentInstances, instruments, uploadedFiles } from "../../db/schema.ts";
@@ -38,9 +38,9 @@ import { definitionVersion, parsedDefinition } from "../../instruments/instrumen
 import { recordSubmission } from "../../instruments/record-submission.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
-import { FILE_MODULE } from "../../../src/contracts/files.ts";
-import { isPermitted } from "../../../src/contracts/instrument-permission.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
+import { FILE_MODULE } from "../../../core/contracts/files.ts";
+import { isPermitted } from "../../../core/contracts/instrument-permission.ts";
 
 /** How many problems the message repeats; the problems list holds them all. */
 const PROBLEMS_IN_MESSAGE = 5;

@@ -2,11 +2,11 @@
  * GET /control/studies/{studyId}/sites/{siteId}/participants/{participantId}: the participant
  * of the participant home, when it is in that study and site and the user may read both.
  */
-import { getParticipantCall } from "../../../src/contracts/calls/study-calls.ts";
+import { getParticipantCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { participantGender, type ParticipantResponse } from "../../../src/contracts/participant.ts";
+import { participantGender, type ParticipantResponse } from "../../../core/contracts/participant.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
@@ -18,7 +18,7 @@ import {
   studyPermissions,
 } from "../../db/schema.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
-import { INSTRUMENT_TYPE } from "../../../src/contracts/instrument-lists.ts";
+import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, getParticipantCall, async (request): Promise<ParticipantResponse> => {

@@ -4,11 +4,11 @@
  * one study and site. Each field has a trigram GIN index (migration 0003), which answers
  * ILIKE '%word%' for words of three characters or more without reading every participant.
  */
-import { searchParticipantsCall } from "../../../src/contracts/calls/study-calls.ts";
+import { searchParticipantsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, exists, ilike, or, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../src/contracts/participant.ts";
+import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../core/contracts/participant.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";

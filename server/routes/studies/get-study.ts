@@ -1,11 +1,11 @@
 /**
  * GET /control/studies/{studyId}: the study with its config, for users with a permission in it.
  */
-import { getStudyCall } from "../../../src/contracts/calls/study-calls.ts";
+import { getStudyCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { type StudyResponse } from "../../../src/contracts/study.ts";
+import { type StudyResponse } from "../../../core/contracts/study.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { sitePermissions, sites, studies } from "../../db/schema.ts";

@@ -2,7 +2,7 @@
  * POST /control/change_password: needs the current password; revokes every earlier token of the
  * user and answers with a fresh one for this session.
  */
-import { changePasswordCall } from "../../../src/contracts/calls/account-calls.ts";
+import { changePasswordCall } from "../../../core/contracts/calls/account-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

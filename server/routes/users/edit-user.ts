@@ -1,15 +1,15 @@
 /**
  * PATCH /control/users/{userId}: editing a user (spec 01 section 4, "Editing users"). Anyone may
  * change their own nickname; changing another user needs the user scope 'wu' and a target who is
- * not the editor's own creator (src/contracts/users.ts, editRefusal). Nobody changes their own
+ * not the editor's own creator (core/contracts/users.ts, editRefusal). Nobody changes their own
  * role. Every change is audited as made by the editor.
  */
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { editUserCall } from "../../../src/contracts/calls/user-edit-calls.ts";
-import type { MeResponse } from "../../../src/contracts/user.ts";
-import { editRefusal } from "../../../src/contracts/user-edit.ts";
-import type { UserListItem } from "../../../src/contracts/users.ts";
+import { editUserCall } from "../../../core/contracts/calls/user-edit-calls.ts";
+import type { MeResponse } from "../../../core/contracts/user.ts";
+import { editRefusal } from "../../../core/contracts/user-edit.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 import { withAuditActor } from "../../audit/audit-trail.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";

@@ -1,12 +1,12 @@
 /**
  * GET /control/users: every user, for administrators (role 'administrator' or the legacy 'edit').
  */
-import { listUsersCall } from "../../../src/contracts/calls/user-calls.ts";
+import { listUsersCall } from "../../../core/contracts/calls/user-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { asc } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { MeResponse } from "../../../src/contracts/user.ts";
-import { USER_ADMIN_ROLES, type UsersResponse } from "../../../src/contracts/users.ts";
+import type { MeResponse } from "../../../core/contracts/user.ts";
+import { USER_ADMIN_ROLES, type UsersResponse } from "../../../core/contracts/users.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { users } from "../../db/schema.ts";

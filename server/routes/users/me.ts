@@ -1,7 +1,7 @@
 /**
  * GET and PATCH /control/clinro/users/me: the signed-in user, and their own profile edits.
  */
-import { getMeCall, patchMeCall } from "../../../src/contracts/calls/user-calls.ts";
+import { getMeCall, patchMeCall } from "../../../core/contracts/calls/user-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";

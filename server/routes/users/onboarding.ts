@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import { dismissOnboardingCall } from "../../../src/contracts/calls/announcement-calls.ts";
+import { dismissOnboardingCall } from "../../../core/contracts/calls/announcement-calls.ts";
 import { withAuditActor } from "../../audit/audit-trail.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";

@@ -11,7 +11,7 @@ import {
   forgotUsernameCall,
   setupPasswordCall,
   verifyTokenCall,
-} from "../../../src/contracts/calls/account-calls.ts";
+} from "../../../core/contracts/calls/account-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
@@ -20,7 +20,7 @@ import {
   type AccountMailAccepted,
   type SetupPasswordResponse,
   type VerifyTokenResponse,
-} from "../../../src/contracts/password-setup.ts";
+} from "../../../core/contracts/password-setup.ts";
 import { refuseCommonPassword } from "../../auth/common-passwords.ts";
 import { hashPassword, hasUsablePassword, verifyPassword } from "../../auth/passwords.ts";
 import type { AppContext } from "../../context.ts";

@@ -5,8 +5,8 @@
  * token (the participant's renewal).
  */
 import type { FastifyInstance } from "fastify";
-import { joinVisitCall } from "../../../src/contracts/calls/visit-calls.ts";
-import { JOIN_OPENS_BEFORE_MIN, type JoinResponse } from "../../../src/contracts/visits.ts";
+import { joinVisitCall } from "../../../core/contracts/calls/visit-calls.ts";
+import { JOIN_OPENS_BEFORE_MIN, type JoinResponse } from "../../../core/contracts/visits.ts";
 import type { AppContext } from "../../context.ts";
 import { HttpError } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";

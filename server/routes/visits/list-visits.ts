@@ -4,8 +4,8 @@
  * first. 403 outside the user's permissions and for a witness.
  */
 import type { FastifyInstance } from "fastify";
-import { listVisitsCall } from "../../../src/contracts/calls/visit-calls.ts";
-import type { VisitsResponse } from "../../../src/contracts/visits.ts";
+import { listVisitsCall } from "../../../core/contracts/calls/visit-calls.ts";
+import type { VisitsResponse } from "../../../core/contracts/visits.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { registerCall } from "../../http/register-call.ts";

@@ -9,8 +9,8 @@
  * visit without a video room (409). renew_token writes nothing, so it needs no Idempotency-Key.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { renewTokenCall, validateRoomCall } from "../../../src/contracts/calls/visit-calls.ts";
-import type { RoomParams, ValidateRoomResponse } from "../../../src/contracts/visits.ts";
+import { renewTokenCall, validateRoomCall } from "../../../core/contracts/calls/visit-calls.ts";
+import type { RoomParams, ValidateRoomResponse } from "../../../core/contracts/visits.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { registerCall } from "../../http/register-call.ts";

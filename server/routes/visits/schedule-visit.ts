@@ -6,8 +6,8 @@
  * the study has no virtual visits; 400 for bad input or a visit that would already have ended.
  */
 import type { FastifyInstance } from "fastify";
-import { scheduleVisitCall } from "../../../src/contracts/calls/visit-calls.ts";
-import type { Visit } from "../../../src/contracts/visits.ts";
+import { scheduleVisitCall } from "../../../core/contracts/calls/visit-calls.ts";
+import type { Visit } from "../../../core/contracts/visits.ts";
 import { requireSession } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { BackgroundTasks } from "../../http/background-tasks.ts";

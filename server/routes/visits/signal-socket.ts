@@ -4,7 +4,7 @@
  * one on a WebSocket): the first message carries the room ticket.
  */
 import type { FastifyInstance } from "fastify";
-import { SIGNAL_PATH } from "../../../src/contracts/visits.ts";
+import { SIGNAL_PATH } from "../../../core/contracts/visits.ts";
 import type { SignalHub } from "../../visits/signal-hub.ts";
 
 export function signalSocketRoutes(app: FastifyInstance, hub: SignalHub) {

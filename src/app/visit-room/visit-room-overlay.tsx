@@ -7,7 +7,7 @@
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
-import { renewRoomToken, validateRoom } from "../../api/visits-api.ts";
+import { openSignalSocket, renewRoomToken, validateRoom } from "../../api/visits-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { dispatchRoom, getRoomState, subscribeToRoom } from "../../video/visit-room-store.ts";
 import { isLocalPictureInPicture, type OpenRoom } from "../../video/visit-room-state.ts";
@@ -95,6 +95,7 @@ function OpenVisitRoom({ room }: { room: OpenRoom }) {
       uid: connection.uid,
       iceServers: connection.iceServers,
       renewToken: () => renewRoomToken(request.studyId, request.roomName),
+      openSignalSocket,
     }),
     [connection, request],
   );

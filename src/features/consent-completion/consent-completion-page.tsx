@@ -23,9 +23,10 @@ import { consentDefinitionQuery, fetchConsentDefinition } from "../../api/consen
 import { consentKeys } from "../../api/my-consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { ConsentDefinitionResponse, ConsentSigning, SignerRole } from "../../contracts/consent-calls.ts";
-import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
-import { isUserSignerRole, isWitness } from "../../contracts/roles.ts";
+import type { ConsentDefinitionResponse, ConsentSigning } from "../../../core/contracts/consent-schemas.ts";
+import type { SignerRole } from "../../../core/contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../../../core/contracts/consents.ts";
+import { isUserSignerRole, isWitness } from "../../../core/contracts/roles.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
 import { describeStoreError, NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
@@ -35,9 +36,9 @@ import {
   consentViewerOf,
   sessionRecords,
   startConsentFlow,
-} from "../../survey/engine/consent-filter.ts";
-import type { Question } from "../../survey/engine/definition.ts";
-import { recordsToSubmit } from "../../survey/engine/flow.ts";
+} from "../../../core/survey-engine/consent-filter.ts";
+import type { Question } from "../../../core/contracts/survey-definition.ts";
+import { recordsToSubmit } from "../../../core/survey-engine/flow.ts";
 import { isoWithOffset } from "../../survey/questions/consent-signature-model.ts";
 import { ConsentSignatureQuestion } from "../../survey/questions/consent-signature-question.tsx";
 import { QuestionBody } from "../../survey/questions/question-body.tsx";
@@ -51,6 +52,7 @@ import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast
 import { ConsentShareMenu } from "./consent-share-menu.tsx";
 import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
+import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx";
 
 const sentMessage = msg({ id: "consent_sent", message: "The consent was sent." });
 const notMovedMessage = msg({
@@ -338,20 +340,7 @@ function LoadedConsent(props: LoadedProps) {
       </div>
     );
   }
-  if (draft.status.kind === "open-elsewhere") {
-    return (
-      <div className="page page--narrow">
-        <h1 tabIndex={-1}>
-          <Trans id="consent_open_elsewhere">This consent is open in another tab.</Trans>
-        </h1>
-        <p>
-          <Trans id="instrument_open_elsewhere_body">
-            Continue it there, or close that tab and reload this one. Its answers are kept.
-          </Trans>
-        </p>
-      </div>
-    );
-  }
+  if (draft.status.kind === "open-elsewhere") return <DraftOpenElsewhere kind="consent" />;
 
   return (
     <div className="page page--survey page--consent">

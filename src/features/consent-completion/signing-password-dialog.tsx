@@ -8,9 +8,10 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { fetchSigningKey } from "../../api/signing-key-api.ts";
 import { checkSigningPassword } from "../../auth/signing-verifier.ts";
-import type { SignerRole } from "../../contracts/consent-calls.ts";
+import type { SignerRole } from "../../../core/contracts/roles.ts";
 import { MEANING_TEXTS } from "../../survey/questions/consent-signature-question.tsx";
 import { Modal } from "../../widgets/modal/modal.tsx";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 export type AcceptedSigning = { kid: string; passwordCiphertext: string; capturedAt: Date };
 
@@ -96,25 +97,21 @@ export function SigningPasswordDialog(props: {
         </Trans>
       </p>
       <form id={formId} onSubmit={(event) => void submit(event)} noValidate>
-        <div className="field">
-          <label htmlFor={inputId}>
-            <Trans id="consent_signing_password_label">Password</Trans>
-          </label>
-          <input
-            id={inputId}
-            className="input"
-            type="password"
-            autoComplete="current-password"
-            ref={inputRef}
-            value={password}
-            aria-invalid={problemText ? true : undefined}
-            aria-describedby={problemText ? problemId : undefined}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              if (problem === "empty") setProblem(null);
-            }}
-          />
-        </div>
+        <TextField
+          label={<Trans id="consent_signing_password_label">Password</Trans>}
+          id={inputId}
+          className="input"
+          type="password"
+          autoComplete="current-password"
+          ref={inputRef}
+          value={password}
+          aria-invalid={problemText ? true : undefined}
+          aria-describedby={problemText ? problemId : undefined}
+          onChange={(event) => {
+            setPassword(event.target.value);
+            if (problem === "empty") setProblem(null);
+          }}
+        />
         <p id={problemId} className="field-error" role="alert">
           {problemText}
         </p>

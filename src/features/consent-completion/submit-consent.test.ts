@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { consentSubmissionBody, type ConsentSigning } from "../../contracts/consent-calls.ts";
-import type { AnswerEntry } from "../../survey/engine/answers.ts";
-import { consentSession, startConsentFlow } from "../../survey/engine/consent-filter.ts";
-import { completeStep, type FlowState } from "../../survey/engine/flow.ts";
-import { FIXED_NOW, schemaDefinition } from "../../survey/engine/test-fixtures.ts";
+import { consentSubmissionBody, type ConsentSigning } from "../../../core/contracts/consent-schemas.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import { consentSession, startConsentFlow } from "../../../core/survey-engine/consent-filter.ts";
+import { completeStep, type FlowState } from "../../../core/survey-engine/flow.ts";
+import { FIXED_NOW, schemaDefinition } from "../../../core/survey-engine/test-fixtures.ts";
 import { signatureEntry } from "../../survey/questions/consent-signature-model.ts";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
 

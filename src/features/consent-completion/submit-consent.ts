@@ -9,20 +9,22 @@
  * witness signature carries the password's ciphertext, never the password.
  */
 import {
-  CONSENT_HEADER_VERSION,
   CONSENT_UPLOAD_MODULE,
   type ConsentSigning,
   type ConsentSubmissionBody,
-} from "../../contracts/consent-calls.ts";
-import { postClinicianConsentCall, postWitnessConsentCall } from "../../contracts/calls/consent-calls.ts";
-import { callPath } from "../../contracts/http/define-call.ts";
+} from "../../../core/contracts/consent-schemas.ts";
+import {
+  postClinicianConsentCall,
+  postWitnessConsentCall,
+} from "../../../core/contracts/calls/consent-calls.ts";
+import { callPath } from "../../../core/contracts/http/define-call.ts";
 import type { NewWrite } from "../../outbox/enqueue.ts";
 import { uploadWrite } from "../../outbox/enqueue.ts";
-import type { AnswerRecord } from "../../survey/engine/answers.ts";
-import type { SurveyDefinition } from "../../survey/engine/definition.ts";
-import { BROWSER_INFO_MAX_CHARACTERS } from "../../survey/engine/submission.ts";
-import { recordsToSubmit, type FlowState } from "../../survey/engine/flow.ts";
-import { sessionRecords } from "../../survey/engine/consent-filter.ts";
+import type { AnswerRecord } from "../../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../../core/contracts/survey-definition.ts";
+import { BROWSER_INFO_MAX_CHARACTERS } from "../../../core/contracts/survey-submission.ts";
+import { recordsToSubmit, type FlowState } from "../../../core/survey-engine/flow.ts";
+import { sessionRecords } from "../../../core/survey-engine/consent-filter.ts";
 import {
   isoWithOffset,
   needsPassword,
@@ -102,7 +104,9 @@ export function consentSubmissionWrites(input: ConsentSubmissionInput): {
         path: callPath(input.asWitness ? postWitnessConsentCall : postClinicianConsentCall, {
           participantId: input.participantId,
         }),
-        headers: { version: CONSENT_HEADER_VERSION },
+        headers: {
+          version: (input.asWitness ? postWitnessConsentCall : postClinicianConsentCall).headerVersion,
+        },
         body: { type: "json", value: body },
       },
     },

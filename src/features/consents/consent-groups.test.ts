@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
-import { WITNESS_ROLE } from "../../contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../../../core/contracts/consents.ts";
+import { WITNESS_ROLE } from "../../../core/contracts/roles.ts";
 import {
   actionOfGroup,
   consentTitleMatches,

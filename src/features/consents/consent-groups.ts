@@ -4,8 +4,8 @@
  * action of each group, and the search boxes of the two consent pages (section 5). Plain data: the
  * page turns groups and actions into texts and controls.
  */
-import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
-import { isWitness } from "../../contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../../../core/contracts/consents.ts";
+import { isWitness } from "../../../core/contracts/roles.ts";
 
 export const CONSENT_GROUPS = [
   "signatureRequired",

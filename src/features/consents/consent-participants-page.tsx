@@ -9,8 +9,8 @@ import {
 } from "../../api/consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import { participantsOf, type ConsentParticipant } from "../../contracts/consent-calls.ts";
-import type { ConsentParticipantStatus } from "../../contracts/consents.ts";
+import { participantsOf, type ConsentParticipant } from "../../../core/contracts/consent-schemas.ts";
+import type { ConsentParticipantStatus } from "../../../core/contracts/consents.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { SearchBox } from "../../widgets/table/search-box.tsx";

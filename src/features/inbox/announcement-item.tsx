@@ -5,7 +5,7 @@
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useMemo, useState } from "react";
-import type { Announcement } from "../../contracts/announcements.ts";
+import type { Announcement } from "../../../core/contracts/announcements.ts";
 import { formatFullDateTime, formatLastMessageDate } from "../../i18n/format-last-message.ts";
 import { sanitizeAnnouncementForDisplay } from "./safe-html.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StudyPermission } from "../../contracts/user.ts";
+import type { StudyPermission } from "../../../core/contracts/user.ts";
 import { authorStudies, mayWriteAnnouncements } from "./authoring.ts";
 
 const study = (id: number, role: string, sites: [number, string][] = []): StudyPermission => ({

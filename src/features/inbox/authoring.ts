@@ -4,9 +4,9 @@
  * the clinical coordinator (role 16), or any study of an administrator's permissions; any of the
  * user's sites of that study, or all of them.
  */
-import { ROLE_CODE } from "../../contracts/roles.ts";
-import type { StudyPermission } from "../../contracts/user.ts";
-import { USER_ADMIN_ROLES } from "../../contracts/users.ts";
+import { ROLE_CODE } from "../../../core/contracts/roles.ts";
+import type { StudyPermission } from "../../../core/contracts/user.ts";
+import { USER_ADMIN_ROLES } from "../../../core/contracts/users.ts";
 
 export type AuthorStudy = { studyId: number; studyName: string; sites: { siteId: number; label: string }[] };
 

@@ -16,7 +16,7 @@ import {
   useOnboarding,
 } from "../../api/announcements-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { Announcement } from "../../contracts/announcements.ts";
+import type { Announcement } from "../../../core/contracts/announcements.ts";
 import { eventsWrite } from "../../outbox/enqueue.ts";
 import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
 import { Mascot } from "../../widgets/mascot/mascot.tsx";

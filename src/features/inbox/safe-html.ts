@@ -12,7 +12,7 @@ import {
   ANNOUNCEMENT_ALLOWED_TAGS,
   ANNOUNCEMENT_LINK_REL,
   ANNOUNCEMENT_LINK_TARGET,
-} from "../../contracts/announcements.ts";
+} from "../../../core/contracts/announcements.ts";
 
 const SAFE_HREF = new RegExp(`^(?:${ANNOUNCEMENT_ALLOWED_SCHEMES.join("|")}):`, "i");
 

@@ -12,8 +12,11 @@ import { lazy, Suspense, useId, useRef, useState, type FormEvent } from "react";
 import { usePostAnnouncement } from "../../api/announcements-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import { ANNOUNCEMENT_TITLE_MAX, type PostAnnouncementRequest } from "../../contracts/announcements.ts";
-import { errorBody } from "../../contracts/errors.ts";
+import {
+  ANNOUNCEMENT_TITLE_MAX,
+  type PostAnnouncementRequest,
+} from "../../../core/contracts/announcements.ts";
+import { errorBody } from "../../../core/contracts/errors.ts";
 import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { authorStudies } from "./authoring.ts";
 import "./inbox.css";

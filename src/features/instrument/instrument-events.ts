@@ -3,7 +3,7 @@
  * seen, completed, submitFailed, downloadFailed, cancelled and parsingFailed. They go through
  * the outbox like every write, so an event made offline is sent later, once.
  */
-import type { EventType } from "../../contracts/events.ts";
+import type { EventType } from "../../../core/contracts/events.ts";
 
 export type InstrumentEventContext = {
   studyId: number;

@@ -22,8 +22,8 @@ import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
 import { describeStoreError, NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
 import { downloadAnswers } from "../../survey/runner/answers-export.ts";
-import type { EventType } from "../../contracts/events.ts";
-import type { Question, SurveyDefinition } from "../../survey/engine/definition.ts";
+import type { EventType } from "../../../core/contracts/events.ts";
+import type { Question, SurveyDefinition } from "../../../core/contracts/survey-definition.ts";
 import { definitionKeyOf, type SurveyDraft } from "../../survey/runner/survey-draft.ts";
 import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runner.tsx";
 import { useSurveyDraft, type DraftStatus } from "../../survey/runner/use-survey-draft.ts";
@@ -31,7 +31,8 @@ import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
 import { instrumentSubmissionWrites } from "./submit-instrument.ts";
-import { mayAdminister } from "../../contracts/instrument-permission.ts";
+import { mayAdminister } from "../../../core/contracts/instrument-permission.ts";
+import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx";
 
 const submittedMessage = msg({ id: "instrument_submitted", message: "Instrument submitted." });
 /** Spec 02 section 8: the finished instrument could not be stored on this device (outbox). */
@@ -323,20 +324,7 @@ function LoadedInstrument(props: LoadedProps) {
       </div>
     );
   }
-  if (status.kind === "open-elsewhere") {
-    return (
-      <div className="page page--narrow">
-        <h1 tabIndex={-1}>
-          <Trans id="instrument_open_elsewhere">This instrument is open in another tab.</Trans>
-        </h1>
-        <p>
-          <Trans id="instrument_open_elsewhere_body">
-            Continue it there, or close that tab and reload this one. Its answers are kept.
-          </Trans>
-        </p>
-      </div>
-    );
-  }
+  if (status.kind === "open-elsewhere") return <DraftOpenElsewhere kind="instrument" />;
 
   return (
     <div className="page page--survey">

@@ -3,14 +3,14 @@
  * answers name, then the submission call (header version 010), which the outbox sends only
  * after every upload arrived. The payload is built by the engine from the path actually taken.
  */
-import { postSubmissionCall } from "../../contracts/calls/instrument-calls.ts";
-import { callPath } from "../../contracts/http/define-call.ts";
+import { postSubmissionCall } from "../../../core/contracts/calls/instrument-calls.ts";
+import { callPath } from "../../../core/contracts/http/define-call.ts";
 import type { NewWrite } from "../../outbox/enqueue.ts";
 import { uploadWrite } from "../../outbox/enqueue.ts";
-import { recordsToSubmit, type FlowState } from "../../survey/engine/flow.ts";
-import type { SurveyDefinition } from "../../survey/engine/definition.ts";
-import { buildSubmission } from "../../survey/engine/submission.ts";
-import { FILE_MODULE } from "../../contracts/files.ts";
+import { recordsToSubmit, type FlowState } from "../../../core/survey-engine/flow.ts";
+import type { SurveyDefinition } from "../../../core/contracts/survey-definition.ts";
+import { buildSubmission } from "../../../core/survey-engine/submission.ts";
+import { FILE_MODULE } from "../../../core/contracts/files.ts";
 
 export type InstrumentSubmissionInput = {
   definition: SurveyDefinition;
@@ -67,7 +67,7 @@ export function instrumentSubmissionWrites(input: InstrumentSubmissionInput): {
       request: {
         method: "POST",
         path: submissionPath(input.participantId, input.instrumentId),
-        headers: { version: "010" },
+        headers: { version: postSubmissionCall.headerVersion },
         body: { type: "json", value: [payload] },
       },
     },

@@ -7,6 +7,7 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
 import { useSignIn } from "../../auth/sign-in.ts";
 import { BrandMark } from "../../widgets/brand.tsx";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 const missingFields = msg({ id: "login_missing_fields", message: "Enter your username and password." });
 
@@ -56,34 +57,26 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
           <Trans id="login_heading">Sign in to the clinician portal</Trans>
         </h1>
         <form className="form" onSubmit={onSubmit} noValidate aria-describedby={error ? errorId : undefined}>
-          <div className="field">
-            <label htmlFor="login-username">
-              <Trans id="login_username">Username</Trans>
-            </label>
-            <input
-              ref={usernameRef}
-              id="login-username"
-              name="username"
-              type="email"
-              autoComplete="username"
-              inputMode="email"
-              autoCapitalize="none"
-              spellCheck={false}
-              required
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="login-password">
-              <Trans id="login_password">Password</Trans>
-            </label>
-            <input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-            />
-          </div>
+          <TextField
+            label={<Trans id="login_username">Username</Trans>}
+            ref={usernameRef}
+            id="login-username"
+            name="username"
+            type="email"
+            autoComplete="username"
+            inputMode="email"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+          />
+          <TextField
+            label={<Trans id="login_password">Password</Trans>}
+            id="login-password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
           {error ? (
             <p id={errorId} className="form-error" role="alert">
               {i18n._(error)}

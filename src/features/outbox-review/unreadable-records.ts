@@ -3,7 +3,7 @@
  * viewer's own ones can be exported as JSON, files as base64, so that nothing is lost with them.
  */
 // The problems name zod's issues in English (the service worker reads records too, but shows none).
-import "../../contracts/zod-messages.ts";
+import "../../../core/contracts/zod-messages.ts";
 import { listUnreadableDrafts } from "../../outbox/drafts.ts";
 import { listUnreadableItems, type UnreadableRecord } from "../../outbox/outbox-store.ts";
 import { toPortableJson } from "../../outbox/portable-json.ts";

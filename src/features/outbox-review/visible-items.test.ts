@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StudyPermission } from "../../contracts/user.ts";
+import type { StudyPermission } from "../../../core/contracts/user.ts";
 import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
 import { canRetry, idsToRetry, isCoordinator, visibleOutboxGroups } from "./visible-items.ts";
 

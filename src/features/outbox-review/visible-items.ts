@@ -5,8 +5,8 @@
  * Everyone else sees only their own items. Items are grouped by participant, by participant id
  * with "no participant" last, and keep the outbox order (oldest first) inside a group.
  */
-import { ROLE_CODE } from "../../contracts/roles.ts";
-import type { StudyPermission } from "../../contracts/user.ts";
+import { ROLE_CODE } from "../../../core/contracts/roles.ts";
+import type { StudyPermission } from "../../../core/contracts/user.ts";
 import type { OutboxRequest } from "../../outbox/outbox-item.ts";
 import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
 

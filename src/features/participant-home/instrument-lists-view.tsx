@@ -22,7 +22,7 @@ import {
 import { instrumentPath, sendReadEvent, sendTodoEvents } from "./instrument-navigation.ts";
 import { LockIcon } from "../../widgets/access-denied/lock-icon.tsx";
 import { LockedInstrumentModal } from "./locked-instrument-modal.tsx";
-import type { ParticipantHomeProps } from "./participant-home-page.tsx";
+import type { ParticipantHomeProps } from "./participant-home-props.ts";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { useNow } from "./use-now.ts";
 

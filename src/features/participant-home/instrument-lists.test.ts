@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FormItem, InstrumentWithInstances } from "../../contracts/instrument-lists.ts";
-import { isPermitted } from "../../contracts/instrument-permission.ts";
+import type { FormItem, InstrumentWithInstances } from "../../../core/contracts/instrument-lists.ts";
+import { isPermitted } from "../../../core/contracts/instrument-permission.ts";
 import {
   DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION,
   formLists,

@@ -16,8 +16,8 @@
  * - To-do (forms list): not completed, deployed, and not expired.
  * - A row is locked when the user's role in the study is not one of its permission codes.
  */
-import { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION } from "../../contracts/instrument-architecture.ts";
-import { isPermitted } from "../../contracts/instrument-permission.ts";
+import { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION } from "../../../core/contracts/instrument-architecture.ts";
+import { isPermitted } from "../../../core/contracts/instrument-permission.ts";
 import {
   DEFAULT_VISIBLE_DAYS,
   INSTRUMENT_TYPE,
@@ -26,11 +26,11 @@ import {
   type FormItem,
   type InstrumentWithInstances,
   type VisibilityRange,
-} from "../../contracts/instrument-lists.ts";
+} from "../../../core/contracts/instrument-lists.ts";
 import type { OutboxItem } from "../../outbox/outbox-item.ts";
 
 /**
- * The default instrument architecture version (src/contracts/instrument-architecture.ts):
+ * The default instrument architecture version (core/contracts/instrument-architecture.ts):
  * studies at this version or below use the forms list; above it, instruments with instances.
  */
 export { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION };

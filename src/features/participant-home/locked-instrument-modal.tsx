@@ -10,7 +10,7 @@ import { showToast, TOAST_SESSION_MS } from "../../widgets/toast/toast-store.ts"
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { msg } from "@lingui/core/macro";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
-import { isPermitted } from "../../contracts/instrument-permission.ts";
+import { isPermitted } from "../../../core/contracts/instrument-permission.ts";
 import type { TodoRow } from "./instrument-lists.ts";
 import { SignInAnotherAccount } from "./sign-in-another-account.tsx";
 

@@ -6,7 +6,7 @@ import { instrumentListKeys } from "../../api/instruments-api.ts";
 import { participantQuery } from "../../api/participants-api.ts";
 import { FORCED_CHANGE_PATH } from "../../auth/guards.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
-import type { ParticipantHomeProps } from "./participant-home-page.tsx";
+import type { ParticipantHomeProps } from "./participant-home-props.ts";
 import { SignInAnotherAccount } from "./sign-in-another-account.tsx";
 
 /** The participant answered 403: the access-denied panel with the participant message. */

@@ -5,14 +5,13 @@ import { participantQuery } from "../../api/participants-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { studyQuery } from "../../api/studies-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { ParticipantResponse } from "../../contracts/participant.ts";
+import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
 import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { summarizeParticipant } from "./participant-summary.ts";
 import { useNow } from "./use-now.ts";
-
-export type ParticipantHomeProps = { studyId: number; siteId: number; participantId: number };
+import type { ParticipantHomeProps } from "./participant-home-props.ts";
 
 /**
  * The participant home (spec 01 section 2): the summary block, then the to-do and completed

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ParticipantResponse } from "../../contracts/participant.ts";
+import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
 import { ageInYears, daysSince, summarizeParticipant } from "./participant-summary.ts";
 
 const NOW = new Date(2026, 2, 15, 10, 30);

@@ -4,7 +4,7 @@
  */
 import dayjs from "dayjs";
 import { formatShortDate } from "../../i18n/format-date.ts";
-import type { ParticipantResponse } from "../../contracts/participant.ts";
+import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
 
 export type ParticipantSummary = {
   name: string;

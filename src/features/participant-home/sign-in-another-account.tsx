@@ -2,6 +2,7 @@ import type { MessageDescriptor } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useState, type FormEvent } from "react";
 import { useSignIn, type SignInResult } from "../../auth/sign-in.ts";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 type Props = {
   /** Called after a successful sign-in with the new account. */
@@ -50,34 +51,26 @@ export function SignInAnotherAccount({ onSignedIn, notice }: Props) {
       <p className="access-denied__form-title">
         <Trans id="access_denied_other_account">Log in with another account</Trans>
       </p>
-      <div className="field">
-        <label htmlFor={usernameId}>
-          <Trans id="access_denied_username">Username</Trans>
-        </label>
-        <input
-          id={usernameId}
-          type="email"
-          autoComplete="username"
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-          aria-describedby={message ? errorId : undefined}
-          required
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={passwordId}>
-          <Trans id="access_denied_password">Password</Trans>
-        </label>
-        <input
-          id={passwordId}
-          type="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-describedby={message ? errorId : undefined}
-          required
-        />
-      </div>
+      <TextField
+        label={<Trans id="access_denied_username">Username</Trans>}
+        id={usernameId}
+        type="email"
+        autoComplete="username"
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
+        aria-describedby={message ? errorId : undefined}
+        required
+      />
+      <TextField
+        label={<Trans id="access_denied_password">Password</Trans>}
+        id={passwordId}
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        aria-describedby={message ? errorId : undefined}
+        required
+      />
       <p id={errorId} className="form-error" role="alert" hidden={!message}>
         {message}
       </p>

@@ -5,7 +5,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
 import { participantSearchQuery } from "../../api/participants-api.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
-import { SEARCH_VALUE_MAX_LENGTH } from "../../contracts/participant.ts";
+import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
 import { rowLinksRef } from "../../widgets/table/row-links.ts";
 

@@ -2,10 +2,11 @@ import type { MessageDescriptor } from "@lingui/core";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
-import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
+import { meetsPasswordPolicy } from "../../../core/contracts/password-policy.ts";
 import { useChangeOwnPassword } from "../../auth/change-own-password.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { newPasswordProblem } from "./password-messages.ts";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 /**
  * /users/change-password: a signed-in user changes their password, giving the current one.
@@ -49,18 +50,14 @@ export function ChangePasswordPage() {
           <Trans id="pw_change_heading">Change your password</Trans>
         </h1>
         <form className="form" onSubmit={onSubmit} noValidate>
-          <div className="field">
-            <label htmlFor="old-password">
-              <Trans id="pw_old">Current password</Trans>
-            </label>
-            <input
-              id="old-password"
-              type="password"
-              autoComplete="current-password"
-              value={currentPassword}
-              onChange={(event) => setCurrentPassword(event.target.value)}
-            />
-          </div>
+          <TextField
+            label={<Trans id="pw_old">Current password</Trans>}
+            id="old-password"
+            type="password"
+            autoComplete="current-password"
+            value={currentPassword}
+            onChange={(event) => setCurrentPassword(event.target.value)}
+          />
           <NewPasswordFields
             password={newPassword}
             onPasswordChange={setNewPassword}

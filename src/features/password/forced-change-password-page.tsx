@@ -3,10 +3,11 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useNavigate } from "@tanstack/react-router";
 import { useState, type FormEvent } from "react";
 import { clearHeldPassword, getHeldPassword } from "../../auth/held-password.ts";
-import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
+import { meetsPasswordPolicy } from "../../../core/contracts/password-policy.ts";
 import { useChangeOwnPassword } from "../../auth/change-own-password.ts";
 import { NewPasswordFields } from "./new-password-fields.tsx";
 import { newPasswordProblem } from "./password-messages.ts";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 /**
  * The forced change for a temporary password (/profile/change-password). The password typed at
@@ -58,18 +59,14 @@ export function ForcedChangePasswordPage() {
         </p>
         <form className="form" onSubmit={onSubmit} noValidate>
           {heldPassword === undefined ? (
-            <div className="field">
-              <label htmlFor="current-password">
-                <Trans id="pw_current">Current (temporary) password</Trans>
-              </label>
-              <input
-                id="current-password"
-                type="password"
-                autoComplete="current-password"
-                value={currentPassword}
-                onChange={(event) => setCurrentPassword(event.target.value)}
-              />
-            </div>
+            <TextField
+              label={<Trans id="pw_current">Current (temporary) password</Trans>}
+              id="current-password"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(event) => setCurrentPassword(event.target.value)}
+            />
           ) : null}
           <NewPasswordFields
             password={newPassword}

@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { useRequestPasswordReset, useRequestUsernameReminder } from "../../api/account-api.ts";
 import { NetworkError } from "../../api/request.ts";
 import { BrandMark } from "../../widgets/brand.tsx";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 type Outcome = "sent" | "network" | null;
 
@@ -64,21 +65,17 @@ function ForgotPasswordForm() {
           Enter your username (your email address) and we will email you a link to choose a new password.
         </Trans>
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>
-          <Trans id="login_username">Username</Trans>
-        </label>
-        <input
-          id={inputId}
-          type="email"
-          autoComplete="username"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          onChange={(event) => setUsername(event.target.value)}
-        />
-      </div>
+      <TextField
+        label={<Trans id="login_username">Username</Trans>}
+        id={inputId}
+        type="email"
+        autoComplete="username"
+        inputMode="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={username}
+        onChange={(event) => setUsername(event.target.value)}
+      />
       <div role="status" className="forgot-form__status">
         {outcome === "sent" ? (
           <p className="form-notice">
@@ -136,21 +133,17 @@ function ForgotUsernameForm() {
           Enter your email address and we will email you your username.
         </Trans>
       </p>
-      <div className="field">
-        <label htmlFor={inputId}>
-          <Trans id="forgot_username_email">Email address</Trans>
-        </label>
-        <input
-          id={inputId}
-          type="email"
-          autoComplete="email"
-          inputMode="email"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
+      <TextField
+        label={<Trans id="forgot_username_email">Email address</Trans>}
+        id={inputId}
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        value={email}
+        onChange={(event) => setEmail(event.target.value)}
+      />
       <div role="status" className="forgot-form__status">
         {outcome === "sent" ? (
           <p className="form-notice">

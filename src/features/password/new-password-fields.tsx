@@ -4,6 +4,7 @@ import { Trans } from "@lingui/react/macro";
 import { useId } from "react";
 import { PasswordChecklist } from "./password-checklist.tsx";
 import { commonPasswordRefused } from "./password-messages.ts";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 type NewPasswordFieldsProps = {
   password: string;
@@ -38,39 +39,31 @@ export function NewPasswordFields({
   const common = refusedAsCommon !== null && refusedAsCommon === password;
   return (
     <>
-      <div className="field">
-        <label htmlFor="new-password">
-          <Trans id="pw_new">New password</Trans>
-        </label>
-        <input
-          id="new-password"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby={common ? `${checklistId} ${commonId}` : checklistId}
-          aria-invalid={common || undefined}
-          value={password}
-          onChange={(event) => onPasswordChange(event.target.value)}
-        />
-      </div>
+      <TextField
+        label={<Trans id="pw_new">New password</Trans>}
+        id="new-password"
+        type="password"
+        autoComplete="new-password"
+        aria-describedby={common ? `${checklistId} ${commonId}` : checklistId}
+        aria-invalid={common || undefined}
+        value={password}
+        onChange={(event) => onPasswordChange(event.target.value)}
+      />
       <PasswordChecklist id={checklistId} password={password} />
       {common ? (
         <p id={commonId} className="form-error" role="alert">
           {i18n._(commonPasswordRefused)}
         </p>
       ) : null}
-      <div className="field">
-        <label htmlFor="confirm-password">
-          <Trans id="pw_confirm">Confirm new password</Trans>
-        </label>
-        <input
-          id="confirm-password"
-          type="password"
-          autoComplete="new-password"
-          aria-describedby={error ? errorId : undefined}
-          value={confirmation}
-          onChange={(event) => onConfirmationChange(event.target.value)}
-        />
-      </div>
+      <TextField
+        label={<Trans id="pw_confirm">Confirm new password</Trans>}
+        id="confirm-password"
+        type="password"
+        autoComplete="new-password"
+        aria-describedby={error ? errorId : undefined}
+        value={confirmation}
+        onChange={(event) => onConfirmationChange(event.target.value)}
+      />
       {error ? (
         <p id={errorId} className="form-error" role="alert">
           {typeof error === "string" ? error : i18n._(error)}

@@ -2,7 +2,11 @@ import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import { useLingui as useLinguiMacro } from "@lingui/react/macro";
-import { checkPasswordRules, passwordRules, type PasswordRuleCode } from "../../contracts/password-policy.ts";
+import {
+  checkPasswordRules,
+  passwordRules,
+  type PasswordRuleCode,
+} from "../../../core/contracts/password-policy.ts";
 
 const ruleLabels: Record<PasswordRuleCode, MessageDescriptor> = {
   min_length: msg({ id: "pw_rule_min_length", message: "8 characters minimum" }),

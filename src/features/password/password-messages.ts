@@ -4,7 +4,7 @@
  */
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
-import { meetsPasswordPolicy } from "../../contracts/password-policy.ts";
+import { meetsPasswordPolicy } from "../../../core/contracts/password-policy.ts";
 
 export const notMatching = msg({ id: "pw_not_matching", message: "Passwords do not match" });
 export const criteriaNotMet = msg({

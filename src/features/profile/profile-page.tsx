@@ -17,6 +17,7 @@ import {
   phoneToSend,
   smsAlertsOffered,
 } from "./phone.ts";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 const updatedSuccess = msg({ id: "clinro_user_updated_success", message: "Your profile was updated." });
 const updatedFail = msg({
@@ -110,20 +111,16 @@ function ProfileForm({ user }: { user: StoredUser }) {
         <Trans id="profile_heading">Your profile</Trans>
       </h1>
       <form className="form card" onSubmit={onSubmit} noValidate>
-        <div className="field">
-          <label htmlFor={ids.name}>
-            <Trans id="profile_name">Name</Trans>
-          </label>
-          <input
-            id={ids.name}
-            type="text"
-            autoComplete="name"
-            required
-            aria-required="true"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        </div>
+        <TextField
+          label={<Trans id="profile_name">Name</Trans>}
+          id={ids.name}
+          type="text"
+          autoComplete="name"
+          required
+          aria-required="true"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+        />
         <div className="field">
           <label htmlFor={ids.email}>
             <Trans id="profile_email">Email</Trans>

@@ -5,6 +5,7 @@ import { logout } from "../../auth/logout.ts";
 import type { StoredUser } from "../../auth/session-store.ts";
 import { MAX_UNLOCK_ATTEMPTS, unlockSession } from "../../auth/unlock-session.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
+import { TextField } from "../../widgets/field/text-field.tsx";
 
 const tooManyAttemptsMessage = msg({
   id: "idle_too_many_attempts",
@@ -83,21 +84,17 @@ export function InactivityLock({ remainingS, user }: { remainingS: number; user:
       <form id={formId} className="form" onSubmit={(event) => void onSubmit(event)} noValidate>
         {/* The account being unlocked, for password managers and for the reader. */}
         <input type="hidden" name="username" autoComplete="username" value={user.username} />
-        <div className="field">
-          <label htmlFor={passwordId}>
-            <Trans id="idle_password">Password</Trans>
-          </label>
-          <input
-            ref={passwordRef}
-            id={passwordId}
-            type="password"
-            autoComplete="current-password"
-            value={password}
-            aria-invalid={problem === "wrong"}
-            aria-describedby={problem ? errorId : undefined}
-            onChange={(event) => setPassword(event.target.value)}
-          />
-        </div>
+        <TextField
+          label={<Trans id="idle_password">Password</Trans>}
+          ref={passwordRef}
+          id={passwordId}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          aria-invalid={problem === "wrong"}
+          aria-describedby={problem ? errorId : undefined}
+          onChange={(event) => setPassword(event.target.value)}
+        />
         {problem ? (
           <p id={errorId} className="field-error" role="alert">
             {problem === "wrong"

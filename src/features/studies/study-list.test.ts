@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SitePermission, StudyPermission } from "../../contracts/user.ts";
+import type { SitePermission, StudyPermission } from "../../../core/contracts/user.ts";
 import { pathAfterChoosing, selectableStudySites, type SelectableStudySite } from "./study-list.ts";
 
 function site(site_id: number, tree_level: number, is_virtual = false): SitePermission {

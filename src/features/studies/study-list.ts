@@ -3,7 +3,7 @@
  * study scope includes 'ca' or 'cp', and whose site is virtual, at tree level 4, or the only
  * site of its study.
  */
-import type { StudyPermission } from "../../contracts/user.ts";
+import type { StudyPermission } from "../../../core/contracts/user.ts";
 
 export type SelectableStudySite = {
   studyId: number;

@@ -1,8 +1,8 @@
 import { Trans } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import type { StoredUser } from "../../auth/session-store.ts";
-import { mayEditUser } from "../../contracts/user-edit.ts";
-import type { UserListItem } from "../../contracts/users.ts";
+import { mayEditUser } from "../../../core/contracts/user-edit.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 
 /**
  * A row's way to edit its user (spec 01 section 4): one's own row leads to the profile, another

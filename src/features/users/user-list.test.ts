@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UserListItem } from "../../contracts/users.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 import {
   DEFAULT_USER_SORT,
   displayedRole,

@@ -3,7 +3,7 @@
  * and the sorting and filtering of the table. Plain data in, plain data out: the page turns the
  * role codes into words.
  */
-import { USER_ADMIN_ROLES, type UserListItem } from "../../contracts/users.ts";
+import { USER_ADMIN_ROLES, type UserListItem } from "../../../core/contracts/users.ts";
 
 /** The role names the interface shows; the legacy 'edit' reads as administrator. */
 export type DisplayedRole = "enroller" | "researcher" | "studyManager" | "administrator";

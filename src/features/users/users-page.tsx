@@ -5,7 +5,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { usersListQuery } from "../../api/users-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { UserListItem } from "../../contracts/users.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { EditUserLink } from "./edit-user-link.tsx";
 import { formatDateTime } from "./format-last-login.ts";

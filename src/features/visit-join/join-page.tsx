@@ -3,8 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
 import { useMemo, useState } from "react";
 import { ApiError } from "../../api/request.ts";
-import { fetchJoin, joinQuery } from "../../api/visits-api.ts";
-import type { JoinResponse } from "../../contracts/visits.ts";
+import { fetchJoin, joinQuery, openSignalSocket } from "../../api/visits-api.ts";
+import type { JoinResponse } from "../../../core/contracts/visits.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import type { VideoEvent, VideoFailure, VideoRoom } from "../../video/video-service.ts";
 import { PermissionDeniedBox } from "../../widgets/video-container/permission-denied-box.tsx";
@@ -102,6 +102,7 @@ function JoinRoom({ secret, join }: { secret: string; join: JoinResponse }) {
             iceServers: join.ice_servers as RTCIceServer[] | undefined,
             // Inside the link's window the join call answers a fresh token.
             renewToken: () => fetchJoin(secret),
+            openSignalSocket,
           }
         : null,
     // attempt: a rejoin is a new room object, so a new service.

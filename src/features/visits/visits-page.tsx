@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { visitsQuery } from "../../api/visits-api.ts";
-import type { Visit } from "../../contracts/visits.ts";
+import type { Visit } from "../../../core/contracts/visits.ts";
 import { dispatchRoom, getRoomState, subscribeToRoom } from "../../video/visit-room-store.ts";
 import { isRoomActive } from "../../video/visit-room-state.ts";
 import {

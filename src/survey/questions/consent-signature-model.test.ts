@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
-import { schemaDefinition, questionIn } from "../engine/test-fixtures.ts";
+import { IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
+import { schemaDefinition, questionIn } from "../../../core/survey-engine/test-fixtures.ts";
 import {
   canSign,
   emptyDraft,
@@ -12,9 +12,9 @@ import {
   signatureFileOf,
   signatureImageProblem,
   signerRoleOf,
-  SIGNATURE_MEANINGS,
   type SignatureDraft,
 } from "./consent-signature-model.ts";
+import { SIGNATURE_MEANINGS } from "../../../core/contracts/consent-schemas.ts";
 
 const png = new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" });
 const empty = new Blob([]);

@@ -4,20 +4,12 @@
  * enabled, which uploaded pictures are accepted, the answer entry a signature makes, and the
  * meaning shown in its manifestation.
  */
-import { fileExtension, IMAGE_MAX_BYTES } from "../../contracts/files.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
-import { formatUtcOffset } from "../engine/answer-values.ts";
-import type { Question } from "../engine/definition.ts";
-import {
-  SIGNATURE_MEANINGS,
-  SIGNATURE_TYPES,
-  SIGNER_ROLES,
-  USER_SIGNER_ROLES,
-  type SignatureType,
-  type SignerRole,
-} from "../../contracts/consent-calls.ts";
-
-export { SIGNATURE_MEANINGS, SIGNER_ROLES, type SignerRole };
+import { fileExtension, IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import { formatUtcOffset } from "../../../core/survey-engine/answer-values.ts";
+import type { Question } from "../../../core/contracts/survey-definition.ts";
+import { SIGNATURE_TYPES, type SignatureType } from "../../../core/contracts/consent-schemas.ts";
+import { SIGNER_ROLES, USER_SIGNER_ROLES, type SignerRole } from "../../../core/contracts/roles.ts";
 
 /** The wire names of the modes: draw, text (typed name), camera (photo), image (uploaded picture). */
 export const SIGNATURE_MODES = SIGNATURE_TYPES;

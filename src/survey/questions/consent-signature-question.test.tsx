@@ -2,7 +2,7 @@ import { I18nProvider } from "@lingui/react";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { ConsentSignatureQuestion } from "./consent-signature-question.tsx";
 import { makeQuestion, TEST_CONTEXT, TEST_LABEL_ID } from "./question-harness.tsx";
 

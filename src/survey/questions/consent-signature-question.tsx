@@ -16,10 +16,10 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useCallback, useId, useRef, useState, type ChangeEvent } from "react";
+import { useId, useRef, useState, type ChangeEvent } from "react";
 import { SignaturePad, type SignaturePadHandle } from "../../widgets/signature-pad/signature-pad.tsx";
-import type { SignatureManifestation } from "../../contracts/consent-calls.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
+import type { SignatureManifestation } from "../../../core/contracts/consent-schemas.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { idList } from "./class-names.ts";
 import {
   canSign,
@@ -33,11 +33,12 @@ import {
   type SignatureDraft,
   type SignatureImageProblem,
   type SignatureMode,
-  type SignerRole,
 } from "./consent-signature-model.ts";
+import { type SignerRole } from "../../../core/contracts/roles.ts";
 import { PhotoEditModal } from "../../widgets/photo-capture/photo-edit-modal.tsx";
 import { photoFileProblem } from "../../widgets/photo-capture/photo-geometry.ts";
 import type { QuestionProps } from "./question-props.ts";
+import { BlobImage } from "../../widgets/blob-image/blob-image.tsx";
 
 const PAD_BACKGROUND = "#ffffff";
 
@@ -103,19 +104,6 @@ async function svgToPng(file: Blob): Promise<Blob> {
 }
 
 /** An image of a blob; its object URL lives as long as the element. */
-function BlobImage({ blob, alt, className }: { blob: Blob; alt: string; className: string }) {
-  const attach = useCallback(
-    (image: HTMLImageElement | null) => {
-      if (!image) return;
-      const url = URL.createObjectURL(blob);
-      image.src = url;
-      return () => URL.revokeObjectURL(url);
-    },
-    [blob],
-  );
-  return <img ref={attach} alt={alt} className={className} />;
-}
-
 /** Date and time with the zone, in the reader's language: 22 Nov 2026, 10:15:30 CET. */
 export function formatSignedAt(iso: string, locale: string, timeZone?: string): string {
   const date = new Date(iso);

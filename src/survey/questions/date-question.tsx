@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from "react";
-import { dateAnswerValue, dateInputValue, valueEntry } from "../engine/answer-values.ts";
+import { dateAnswerValue, dateInputValue, valueEntry } from "../../../core/survey-engine/answer-values.ts";
 import type { QuestionProps } from "./question-props.ts";
 
 /**

@@ -1,6 +1,10 @@
 import { Trans } from "@lingui/react/macro";
 import { useId, useState } from "react";
-import { datetimeAnswerValue, datetimeInputValues, valueEntry } from "../engine/answer-values.ts";
+import {
+  datetimeAnswerValue,
+  datetimeInputValues,
+  valueEntry,
+} from "../../../core/survey-engine/answer-values.ts";
 import type { QuestionProps } from "./question-props.ts";
 import { TimeFields } from "./time-fields.tsx";
 

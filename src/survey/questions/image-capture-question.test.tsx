@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
+import { IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
 import { expectVisible, makeQuestion, renderQuestion } from "./question-harness.tsx";
 
 // The cropper draws on a canvas jsdom lacks: cropping itself is left to the e2e tests; these

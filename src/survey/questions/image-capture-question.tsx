@@ -8,8 +8,8 @@
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useState } from "react";
-import { photoFileName, valueEntry } from "../engine/answer-values.ts";
-import { PHOTOS_MAX_PER_QUESTION } from "../engine/definition.ts";
+import { photoFileName, valueEntry } from "../../../core/survey-engine/answer-values.ts";
+import { PHOTOS_MAX_PER_QUESTION } from "../../../core/contracts/survey-definition.ts";
 import { PhotoCapture, type CapturedPhoto } from "../../widgets/photo-capture/photo-capture.tsx";
 import { nextSampleIndex, SAMPLE_IMAGES_MAX } from "../../widgets/photo-capture/photo-geometry.ts";
 import type { QuestionProps } from "./question-props.ts";

@@ -5,8 +5,8 @@ import {
   matrixAnswerWidthPercent,
   orderedChoices,
   orderedSubQuestions,
-} from "../engine/answer-values.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
+} from "../../../core/survey-engine/answer-values.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { classNames } from "./class-names.ts";
 import type { QuestionProps } from "./question-props.ts";
 

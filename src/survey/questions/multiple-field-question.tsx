@@ -4,9 +4,9 @@ import {
   orderedSubQuestions,
   readNumberField,
   valueEntry,
-} from "../engine/answer-values.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
-import { TEXT_MAX_CHARACTERS, type SubQuestion } from "../engine/definition.ts";
+} from "../../../core/survey-engine/answer-values.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import { TEXT_MAX_CHARACTERS, type SubQuestion } from "../../../core/contracts/survey-definition.ts";
 import { NumberField } from "./number-field.tsx";
 import type { QuestionProps } from "./question-props.ts";
 

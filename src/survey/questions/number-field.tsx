@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useId } from "react";
-import { readNumberField, type NumberKind } from "../engine/answer-values.ts";
-import type { QuestionAttributes } from "../engine/definition.ts";
+import { readNumberField, type NumberKind } from "../../../core/survey-engine/answer-values.ts";
+import type { QuestionAttributes } from "../../../core/contracts/survey-definition.ts";
 import { classNames, idList } from "./class-names.ts";
 
 type NumberFieldProps = {

@@ -1,5 +1,10 @@
 import { useState } from "react";
-import { numberInputValue, readNumberField, valueEntry, type NumberKind } from "../engine/answer-values.ts";
+import {
+  numberInputValue,
+  readNumberField,
+  valueEntry,
+  type NumberKind,
+} from "../../../core/survey-engine/answer-values.ts";
 import { NumberField } from "./number-field.tsx";
 import type { QuestionProps } from "./question-props.ts";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { ratingScalePoints, valueEntry } from "../engine/answer-values.ts";
+import { ratingScalePoints, valueEntry } from "../../../core/survey-engine/answer-values.ts";
 import { classNames, idList } from "./class-names.ts";
 import type { QuestionProps } from "./question-props.ts";
 

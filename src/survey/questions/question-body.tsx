@@ -12,7 +12,7 @@ import { Trans } from "@lingui/react/macro";
 import { Component, lazy, Suspense, useId, useState, type ComponentType, type ReactNode } from "react";
 import { ChunkLoadFailure } from "../../widgets/loading/chunk-load-failure.tsx";
 import { withChunkTimeout } from "../../widgets/loading/load-chunk.ts";
-import { isKnownQuestionType, type QuestionType } from "../engine/definition.ts";
+import { isKnownQuestionType, type QuestionType } from "../../../core/contracts/survey-definition.ts";
 import { classNames } from "./class-names.ts";
 import { DateQuestion } from "./date-question.tsx";
 import { DatetimeQuestion } from "./datetime-question.tsx";
@@ -27,6 +27,7 @@ import { SelectMultipleQuestion } from "./select-multiple-question.tsx";
 import { SelectOneQuestion } from "./select-one-question.tsx";
 import { TextQuestion } from "./text-question.tsx";
 import { TimeQuestion } from "./time-question.tsx";
+import "./questions.css";
 
 /**
  * A control loaded on demand, within the 120-second chunk time-out (spec 01 section 9). A

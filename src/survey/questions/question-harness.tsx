@@ -8,8 +8,8 @@ import { render } from "@testing-library/react";
 import { useState } from "react";
 import { expect } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
-import type { Question } from "../engine/definition.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import type { Question } from "../../../core/contracts/survey-definition.ts";
 import { QuestionBody } from "./question-body.tsx";
 import type { QuestionContext } from "./question-props.ts";
 

@@ -3,8 +3,8 @@
  * draft answers, the flow and the footer (Next, Skip, Back); a component shows one question and
  * reports every change of its answer.
  */
-import type { AnswerEntry } from "../engine/answers.ts";
-import type { Question } from "../engine/definition.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import type { Question } from "../../../core/contracts/survey-definition.ts";
 
 export type QuestionContext = {
   studyId: number;

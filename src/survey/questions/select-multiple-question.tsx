@@ -1,5 +1,5 @@
-import { choiceEntry, entryChoiceId, orderedChoices } from "../engine/answer-values.ts";
-import type { AnswerEntry } from "../engine/answers.ts";
+import { choiceEntry, entryChoiceId, orderedChoices } from "../../../core/survey-engine/answer-values.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { classNames } from "./class-names.ts";
 import type { QuestionProps } from "./question-props.ts";
 

@@ -1,5 +1,5 @@
 import { useId, useRef, type ChangeEvent, type KeyboardEvent } from "react";
-import { choiceEntry, entryChoiceId, orderedChoices } from "../engine/answer-values.ts";
+import { choiceEntry, entryChoiceId, orderedChoices } from "../../../core/survey-engine/answer-values.ts";
 import { classNames } from "./class-names.ts";
 import type { QuestionProps } from "./question-props.ts";
 import { useChoiceHighlight } from "./use-choice-highlight.ts";

@@ -1,7 +1,7 @@
 import { useLingui } from "@lingui/react/macro";
 import { useId, type KeyboardEvent } from "react";
-import { valueEntry } from "../engine/answer-values.ts";
-import { TEXT_MAX_CHARACTERS } from "../engine/definition.ts";
+import { valueEntry } from "../../../core/survey-engine/answer-values.ts";
+import { TEXT_MAX_CHARACTERS } from "../../../core/contracts/survey-definition.ts";
 import { idList } from "./class-names.ts";
 import type { QuestionProps } from "./question-props.ts";
 

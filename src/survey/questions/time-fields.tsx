@@ -1,6 +1,6 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useState } from "react";
-import { fromTwelveHour, toTwelveHour, type DayPeriod } from "../engine/answer-values.ts";
+import { fromTwelveHour, toTwelveHour, type DayPeriod } from "../../../core/survey-engine/answer-values.ts";
 
 export type TimeFormat = "24h" | "12h";
 

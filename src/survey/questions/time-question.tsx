@@ -1,4 +1,4 @@
-import { timeAnswerValue, timeInputValue, valueEntry } from "../engine/answer-values.ts";
+import { timeAnswerValue, timeInputValue, valueEntry } from "../../../core/survey-engine/answer-values.ts";
 import type { QuestionProps } from "./question-props.ts";
 import { TimeFields } from "./time-fields.tsx";
 

@@ -4,7 +4,7 @@
  * hears the reason with the disabled button.
  */
 import { Trans } from "@lingui/react/macro";
-import type { Question } from "../engine/definition.ts";
+import type { Question } from "../../../core/contracts/survey-definition.ts";
 import "./survey-runner.css";
 
 export function MissingAnswerHint({

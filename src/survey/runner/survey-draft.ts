@@ -7,8 +7,8 @@
  * (StoredSurveyDraft), as WebKit's private storage refuses to store a Blob. A draft an older
  * version saved with a Map of Blobs is still read.
  */
-import type { AnswerEntry } from "../engine/answers.ts";
-import type { FlowState } from "../engine/flow.ts";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import type { FlowState } from "../../../core/survey-engine/flow.ts";
 
 export type SurveyDraft = {
   /** The definition's id and version the answers belong to. */

@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { I18nProvider } from "@lingui/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
-import { schemaDefinition } from "../engine/test-fixtures.ts";
+import { schemaDefinition } from "../../../core/survey-engine/test-fixtures.ts";
 import { expectVisible } from "../questions/question-harness.tsx";
 import { SurveyRunner, type SurveyRunnerProps } from "./survey-runner.tsx";
 

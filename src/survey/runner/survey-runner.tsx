@@ -7,39 +7,32 @@
  * the engine; this component renders them and moves the focus to each new question.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { AnswerEntry } from "../engine/answers.ts";
-import { isKnownQuestionType, type Question, type SurveyDefinition } from "../engine/definition.ts";
+import { useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from "react";
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import {
-  canAdvance,
-  completeStep,
-  currentStepId,
-  footerAction,
-  goBack,
-  isAtSubmission,
-  missingAnswers,
-  movesOnAfterSelection,
-  progressOf,
-  startFlow,
-  stepById,
-  visibleQuestions,
-  type FlowState,
-} from "../engine/flow.ts";
+  isKnownQuestionType,
+  type Question,
+  type SurveyDefinition,
+} from "../../../core/contracts/survey-definition.ts";
+import { startFlow, type FlowState } from "../../../core/survey-engine/flow.ts";
 import { QuestionBody } from "../questions/question-body.tsx";
 import type { QuestionContext, QuestionProps } from "../questions/question-props.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { DraftNotSavedAlert } from "./draft-not-saved-alert.tsx";
 import { MissingAnswerHint } from "./missing-answer-hint.tsx";
-import { referencedFiles, type SurveyDraft } from "./survey-draft.ts";
+import type { SurveyDraft } from "./survey-draft.ts";
+import {
+  finishedResult,
+  reduceSession,
+  stepView,
+  type SessionAction,
+  type SurveySession,
+} from "./survey-session.ts";
+import { useDraftAutosave } from "./use-draft-autosave.ts";
+import "./survey-runner.css";
 
 /** Next scrolls to the following question after this delay (spec 02 section 9). */
 export const NEXT_SCROLL_DELAY_MS = 300;
-/**
- * Typing saves the draft at most this often: a long survey's whole draft is not rewritten on
- * every keystroke. A completed step, a hidden tab and leaving the page save at once.
- */
-export const DRAFT_TYPING_SAVE_MS = 250;
-
 export type SurveyResult = { flow: FlowState; files: Map<string, Blob> };
 
 export type SurveyRunnerProps = {
@@ -97,66 +90,32 @@ function StepQuestion({
 export function SurveyRunner(props: SurveyRunnerProps) {
   const { definition, context, saveDraft, definitionKey, onParsingFailed } = props;
   const { t } = useLingui();
-  const [flow, setFlow] = useState<FlowState>(
-    () => props.draft?.flow ?? props.initialFlow ?? startFlow(definition, new Date()),
+  const [session, dispatch] = useReducer(
+    (state: SurveySession, action: SessionAction) => reduceSession(definition, state, action),
+    undefined,
+    (): SurveySession => ({
+      flow: props.draft?.flow ?? props.initialFlow ?? startFlow(definition, new Date()),
+      answers: props.draft?.answers ?? {},
+      files: props.draft?.files ?? new Map(),
+    }),
   );
-  const [answers, setAnswers] = useState<Record<string, AnswerEntry[]>>(() => props.draft?.answers ?? {});
-  const [files, setFiles] = useState<Map<string, Blob>>(() => props.draft?.files ?? new Map());
   const [quitting, setQuitting] = useState(false);
-  /** Why the last draft save failed, until a later one succeeds: the clinician is told at once. */
-  const [draftProblem, setDraftProblem] = useState<string | null>(null);
   const stepRef = useRef<HTMLDivElement>(null);
   const reportedUnknown = useRef(new Set<string>());
+  const view = stepView(definition, session, new Date());
+  const { stepId, atSubmission, questions } = view;
+  const { current: stepNumber, total: stepCount } = view.progress;
 
-  const stepId = currentStepId(flow);
-  const atSubmission = isAtSubmission(flow);
-  const step = atSubmission ? undefined : stepById(definition, stepId);
-  const questions = useMemo(
-    () => (step ? visibleQuestions(definition, step, flow.records) : []),
-    [definition, step, flow.records],
+  const draft = useMemo<SurveyDraft>(
+    () => ({
+      definitionKey,
+      flow: session.flow,
+      answers: session.answers as Record<string, AnswerEntry[]>,
+      files: session.files as Map<string, Blob>,
+    }),
+    [definitionKey, session],
   );
-  const { current: stepNumber, total: stepCount } = progressOf(definition, flow);
-
-  // Every change goes to the draft store: a completed step at once, typing within a step at
-  // most every DRAFT_TYPING_SAVE_MS, and whatever is pending when the tab is hidden or the
-  // page is left.
-  const pendingDraft = useRef<SurveyDraft | null>(null);
-  const savedFlow = useRef<FlowState | null>(null);
-  const saveTimer = useRef<number | undefined>(undefined);
-  /** Set once the survey is finished or quit: its draft is the page's to remove, not to rewrite. */
-  const closed = useRef(false);
-  const flushDraft = useCallback(() => {
-    window.clearTimeout(saveTimer.current);
-    saveTimer.current = undefined;
-    const draft = pendingDraft.current;
-    if (!draft || closed.current) return;
-    pendingDraft.current = null;
-    savedFlow.current = draft.flow;
-    saveDraft(draft).then(
-      () => setDraftProblem(null),
-      (error: unknown) => {
-        console.error("The draft could not be saved on this device", error);
-        setDraftProblem(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
-      },
-    );
-  }, [saveDraft]);
-  useEffect(() => {
-    pendingDraft.current = { definitionKey, flow, answers, files };
-    if (savedFlow.current !== flow) flushDraft();
-    else saveTimer.current ??= window.setTimeout(flushDraft, DRAFT_TYPING_SAVE_MS);
-  }, [flushDraft, definitionKey, flow, answers, files]);
-  useEffect(() => {
-    const flushWhenHidden = () => {
-      if (document.visibilityState === "hidden") flushDraft();
-    };
-    document.addEventListener("visibilitychange", flushWhenHidden);
-    window.addEventListener("pagehide", flushDraft);
-    return () => {
-      document.removeEventListener("visibilitychange", flushWhenHidden);
-      window.removeEventListener("pagehide", flushDraft);
-      flushDraft();
-    };
-  }, [flushDraft]);
+  const autosave = useDraftAutosave(draft, saveDraft);
 
   // Unknown question types: reported once each, rendered as nothing.
   useEffect(() => {
@@ -169,7 +128,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
 
   // A new step: focus its first label at once (screen readers read the question), then bring
   // it into view after the spec's delay.
-  const focusKey = `${flow.shown.length}:${stepId}`;
+  const focusKey = `${session.flow.shown.length}:${stepId}`;
   const firstRender = useRef(true);
   useEffect(() => {
     const target = atSubmission
@@ -188,105 +147,24 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     return () => window.clearTimeout(timer);
   }, [focusKey, atSubmission]);
 
-  // The latest answers, read by advance(): a select in a sibling group changes its answer and
-  // submits in the same event, before React renders the change.
-  const answersRef = useRef(answers);
-  const filesRef = useRef(files);
-
-  const answersOfStepFrom = (current: Record<string, AnswerEntry[]>) => {
-    const result: Record<string, readonly AnswerEntry[]> = {};
-    for (const question of questions) {
-      result[question.id] =
-        current[question.id] ?? flow.records.find((record) => record.id === question.id)?.answer ?? [];
-    }
-    return result;
-  };
-  const answersOfStep = answersOfStepFrom(answers);
-
-  const advance = () => {
-    const stepAnswers = answersOfStepFrom(answersRef.current);
-    if (!step || props.finishing || !canAdvance(definition, step, flow.records, stepAnswers)) return;
-    const next = completeStep(definition, flow, stepAnswers, new Date());
-    setFlow(next);
-    if (next.records.length < flow.records.length) {
-      // A changed required answer dropped the later questions: their edits go with them.
-      const kept = new Set(next.records.map((record) => record.id));
-      for (const question of questions) kept.add(question.id);
-      const remaining = Object.fromEntries(Object.entries(answersRef.current).filter(([id]) => kept.has(id)));
-      answersRef.current = remaining;
-      setAnswers(remaining);
-    }
-  };
-
-  /**
-   * A question asks to move on by itself (a selection in a sibling group, Enter in a text): a
-   * group moves on only once none of its siblings is left unanswered; Next moves it on as ever.
-   */
-  const questionSubmits = () => {
-    if (
-      !step ||
-      !movesOnAfterSelection(definition, step, flow.records, answersOfStepFrom(answersRef.current))
-    ) {
-      return;
-    }
-    advance();
-  };
-
-  const back = () => {
-    if (props.finishing) return;
-    setFlow(goBack(flow));
-  };
-
-  const change = (questionId: string, entries: AnswerEntry[], changedFiles?: ReadonlyMap<string, Blob>) => {
-    const next = { ...answersRef.current, [questionId]: entries };
-    answersRef.current = next;
-    setAnswers(next);
-    if (changedFiles) {
-      const nextFiles = referencedFiles(next, new Map([...filesRef.current, ...changedFiles]));
-      filesRef.current = nextFiles;
-      setFiles(nextFiles);
-    }
-  };
-
-  const action = step ? footerAction(definition, step, flow.records, answersOfStep) : "next";
-  // Would Next reach the end? A consent's last question then reads 'Finish + Close' and a
-  // definition's own submission question (the introduction in submission mode) 'Finish': both
-  // finish at once, without the runner's own submission step.
-  const reachesEnd =
-    step !== undefined && isAtSubmission(completeStep(definition, flow, answersOfStep, new Date()));
-  const isSubmissionQuestion = questions.length === 1 && questions[0]?.type === "submission";
-  const submissionMode = isSubmissionQuestion && reachesEnd;
-  const finishesHere = (props.finishOnLastQuestion === true || submissionMode) && reachesEnd;
+  const finishesHere = (props.finishOnLastQuestion === true || view.submissionMode) && view.reachesEnd;
   /**
    * Hands the result to the page. The draft is left alone meanwhile (the page removes it once the
-   * result is queued); when the page could not take it, the survey stays as it is and the draft
-   * is saved again.
+   * result is queued); when the page could not take it, the survey stays as it is (the step on
+   * screen, a failure keeps it there) and the draft is saved again.
    */
-  const finish = async (result: SurveyResult) => {
-    flushDraft();
-    closed.current = true;
-    const taken = await props.onFinish(result);
-    if (taken) return;
-    closed.current = false;
-    savedFlow.current = null;
-    pendingDraft.current = { definitionKey, flow, answers: answersRef.current, files: filesRef.current };
-    flushDraft();
+  const finish = async () => {
+    autosave.hold();
+    const taken = await props.onFinish(finishedResult(definition, session, new Date()));
+    if (!taken) autosave.release();
   };
   const primary = () => {
-    if (!finishesHere) {
-      advance();
-      return;
-    }
-    const stepAnswers = answersOfStepFrom(answersRef.current);
-    if (!step || props.finishing || !canAdvance(definition, step, flow.records, stepAnswers)) return;
-    // The step stays on screen until the page holds the result: a failure keeps it there.
-    const next = completeStep(definition, flow, stepAnswers, new Date());
-    void finish({ flow: next, files: referencedFiles(answersRef.current, filesRef.current) });
+    if (props.finishing || view.missing.length > 0) return;
+    if (finishesHere) void finish();
+    else dispatch({ type: "advance", now: new Date() });
   };
   const consent = props.kind === "consent";
-  const isIntroduction = questions.length === 1 && questions[0]?.type === "introduction";
-  const missing = step ? missingAnswers(definition, step, flow.records, answersOfStep) : [];
-  const mayAdvance = step !== undefined && missing.length === 0;
+  const mayAdvance = view.step !== undefined && view.missing.length === 0;
   const missingHintId = "survey-missing-answer";
 
   return (
@@ -341,12 +219,16 @@ export function SurveyRunner(props: SurveyRunnerProps) {
               <StepQuestion
                 render={props.renderQuestion}
                 question={question}
-                answer={answersOfStep[question.id] ?? []}
-                files={files}
-                onChange={(entries, changedFiles) => change(question.id, entries, changedFiles)}
-                onSubmit={questionSubmits}
+                answer={view.answers[question.id] ?? []}
+                files={session.files}
+                onChange={(entries, changedFiles) =>
+                  dispatch({ type: "change", questionId: question.id, entries, files: changedFiles })
+                }
+                onSubmit={() => {
+                  if (!props.finishing) dispatch({ type: "question-submits", now: new Date() });
+                }}
                 readOnly={props.readOnlyIds?.has(question.id) ?? false}
-                inSiblingGroup={step?.siblingId !== undefined}
+                inSiblingGroup={view.step?.siblingId !== undefined}
                 context={context}
                 labelId={labelIdOf(question.id)}
               />
@@ -356,11 +238,13 @@ export function SurveyRunner(props: SurveyRunnerProps) {
       </div>
 
       <div className="survey__footer">
-        {flow.shown.length > 1 ? (
+        {session.flow.shown.length > 1 ? (
           <button
             type="button"
             className="button button--secondary"
-            onClick={back}
+            onClick={() => {
+              if (!props.finishing) dispatch({ type: "back" });
+            }}
             disabled={props.finishing}
           >
             <Trans id="survey_back">Back</Trans>
@@ -371,7 +255,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary"
             disabled={props.finishing}
-            onClick={() => void finish({ flow, files: referencedFiles(answers, files) })}
+            onClick={() => void finish()}
           >
             <Trans id="survey_finish">Finish</Trans>
           </button>
@@ -380,33 +264,29 @@ export function SurveyRunner(props: SurveyRunnerProps) {
             type="button"
             className="button button--primary survey__next"
             disabled={!mayAdvance || props.finishing}
-            aria-describedby={missing.length > 0 ? missingHintId : undefined}
+            aria-describedby={view.missing.length > 0 ? missingHintId : undefined}
             onClick={primary}
           >
-            {submissionMode ? (
+            {view.submissionMode ? (
               <Trans id="survey_finish">Finish</Trans>
             ) : finishesHere ? (
               <Trans id="survey_finish_close">Finish + Close</Trans>
-            ) : isIntroduction ? (
+            ) : view.isIntroduction ? (
               <Trans id="survey_begin">Begin</Trans>
-            ) : action === "skip" ? (
+            ) : view.action === "skip" ? (
               <Trans id="survey_skip">Skip</Trans>
             ) : (
               <Trans id="survey_next">Next</Trans>
             )}
           </button>
         )}
-        {missing.length > 0 && !atSubmission ? (
-          <MissingAnswerHint id={missingHintId} question={missing[0]!} finishes={finishesHere} />
+        {view.missing[0] && !atSubmission ? (
+          <MissingAnswerHint id={missingHintId} question={view.missing[0]} finishes={finishesHere} />
         ) : null}
       </div>
 
-      {draftProblem ? (
-        <DraftNotSavedAlert
-          reason={draftProblem}
-          title={props.title}
-          draft={() => ({ definitionKey, flow, answers: answersRef.current, files: filesRef.current })}
-        />
+      {autosave.problem ? (
+        <DraftNotSavedAlert reason={autosave.problem} title={props.title} draft={() => draft} />
       ) : null}
 
       {quitting ? (
@@ -426,7 +306,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
                 type="button"
                 className="button button--danger"
                 onClick={() => {
-                  closed.current = true;
+                  autosave.hold();
                   props.onQuit();
                 }}
               >

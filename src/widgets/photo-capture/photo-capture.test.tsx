@@ -1,7 +1,7 @@
 import { I18nProvider } from "@lingui/react";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
+import { IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { PhotoCapture, type CapturedPhoto, type PhotoCaptureProps } from "./photo-capture.tsx";
 

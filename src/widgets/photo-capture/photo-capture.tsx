@@ -12,11 +12,12 @@
  * question showed before the flow moved here, with their translations.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useCallback, useId, useRef, useState, type ChangeEvent } from "react";
-import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
+import { useId, useRef, useState, type ChangeEvent } from "react";
+import { IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
 import { PhotoEditModal } from "./photo-edit-modal.tsx";
 import { photoFileProblem, type PhotoProblem } from "./photo-geometry.ts";
 import "./photo-capture.css";
+import { BlobImage } from "../blob-image/blob-image.tsx";
 
 export type CapturedPhoto = {
   /** The file name the answer stores. */
@@ -45,19 +46,6 @@ function defaultPhotoName() {
 }
 
 /** An image of a blob; its object URL lives as long as the element. */
-function BlobImage({ blob, alt, className }: { blob: Blob; alt: string; className: string }) {
-  const attach = useCallback(
-    (image: HTMLImageElement | null) => {
-      if (!image) return;
-      const url = URL.createObjectURL(blob);
-      image.src = url;
-      return () => URL.revokeObjectURL(url);
-    },
-    [blob],
-  );
-  return <img ref={attach} alt={alt} className={className} />;
-}
-
 function idList(...ids: (string | false | null | undefined)[]): string | undefined {
   const kept = ids.filter(Boolean);
   return kept.length > 0 ? kept.join(" ") : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { IMAGE_MAX_BYTES } from "../../contracts/files.ts";
+import { IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
 import {
   clampZoom,
   CROPPED_PHOTO_MAX_PX,

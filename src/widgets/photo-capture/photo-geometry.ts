@@ -3,7 +3,7 @@
  * the DOM so it can be tested: where the crop lies on the full-size image, the rotate and zoom
  * steps, which photos are accepted, and the sample viewer's next image.
  */
-import { fileExtension, IMAGE_MAX_BYTES } from "../../contracts/files.ts";
+import { fileExtension, IMAGE_MAX_BYTES } from "../../../core/contracts/files.ts";
 
 export const ZOOM_MIN = 1;
 export const ZOOM_MAX = 3;

@@ -10,7 +10,7 @@
  * TipTap and ProseMirror are large: load the editor on demand, so it only ships with the pages
  * that write rich text:
  *
- *   const RichTextEditor = lazy(() => import("../../widgets/rich-text-editor/rich-text-editor.tsx"));
+ *   const RichTextEditor = lazy(() => import("./rich-text-editor.tsx"));
  *
  * (the module's default export is the component; the named export is the same function).
  */

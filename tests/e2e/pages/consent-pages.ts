@@ -1,5 +1,5 @@
 import { expect, type Page } from "@playwright/test";
-import type { ConsentParticipantsResponse } from "../../../src/contracts/consent-calls.ts";
+import type { ConsentParticipantsResponse } from "../../../core/contracts/consent-schemas.ts";
 import { storedUser } from "./login-page.ts";
 
 /** The consent search list: /studies/{studyId}/sites/{siteId}/consents. */

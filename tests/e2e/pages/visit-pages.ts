@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import type { Visit } from "../../../src/contracts/visits.ts";
+import type { Visit } from "../../../core/contracts/visits.ts";
 import { mailsTo } from "../../support/mail-drop.ts";
 import { DEMO_PASSWORD } from "../support/demo.ts";
 import { E2E_DATA_DIR } from "../support/e2e-dirs.ts";

@@ -1,4 +1,4 @@
-/** Demo accounts of the seed (server/db/seed/demo.ts). */
+/** Demo accounts of the seed (server/seed/demo.ts). */
 export const DEMO_PASSWORD = "DemoPass1!";
 export const COORDINATOR = "coordinator@demo.test";
 export const STAFF3 = "staff3@demo.test";

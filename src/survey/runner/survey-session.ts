@@ -1,0 +1,149 @@
+/**
+ * A survey being answered, as one value: the flow (steps shown, confirmed records), the answers
+ * being edited (the current step's included, before Next confirms them) and the photos and
+ * signatures they name. Changed only through `reduceSession`, a pure function of the session and
+ * one action (change, advance, question-submits, back), so that a selection and the move it
+ * triggers in one event see the same answers, and every rule is tested without React like the
+ * flow itself (flow.ts). What the step shows is derived (`stepView`), never stored.
+ */
+import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
+import type { Question, SurveyDefinition } from "../../../core/contracts/survey-definition.ts";
+import {
+  completeStep,
+  currentStepId,
+  footerAction,
+  goBack,
+  isAtSubmission,
+  missingAnswers,
+  movesOnAfterSelection,
+  progressOf,
+  stepById,
+  visibleQuestions,
+  type FlowState,
+  type Step,
+} from "../../../core/survey-engine/flow.ts";
+import { referencedFiles } from "./survey-draft.ts";
+
+export type SurveySession = {
+  flow: FlowState;
+  answers: Readonly<Record<string, AnswerEntry[]>>;
+  files: ReadonlyMap<string, Blob>;
+};
+
+export type SessionAction =
+  | { type: "change"; questionId: string; entries: AnswerEntry[]; files?: ReadonlyMap<string, Blob> }
+  /** Next, Skip or Begin. */
+  | { type: "advance"; now: Date }
+  /** A question asks to move on by itself (a selection in a sibling group, Enter in a text). */
+  | { type: "question-submits"; now: Date }
+  | { type: "back" };
+
+/** The answers the current step's questions hold: an edit, else the confirmed record's. */
+export function stepAnswers(
+  definition: SurveyDefinition,
+  session: SurveySession,
+): Record<string, readonly AnswerEntry[]> {
+  const step = currentStep(definition, session.flow);
+  const answers: Record<string, readonly AnswerEntry[]> = {};
+  if (!step) return answers;
+  for (const question of visibleQuestions(definition, step, session.flow.records)) {
+    answers[question.id] =
+      session.answers[question.id] ??
+      session.flow.records.find((record) => record.id === question.id)?.answer ??
+      [];
+  }
+  return answers;
+}
+
+function currentStep(definition: SurveyDefinition, flow: FlowState): Step | undefined {
+  return isAtSubmission(flow) ? undefined : stepById(definition, currentStepId(flow));
+}
+
+/**
+ * Completes the current step when it may move on. When a changed required answer dropped the
+ * later questions' records, their edits go with them.
+ */
+function advance(definition: SurveyDefinition, session: SurveySession, now: Date): SurveySession {
+  const step = currentStep(definition, session.flow);
+  if (!step) return session;
+  const answers = stepAnswers(definition, session);
+  if (missingAnswers(definition, step, session.flow.records, answers).length > 0) return session;
+  const flow = completeStep(definition, session.flow, answers, now);
+  if (flow.records.length >= session.flow.records.length) return { ...session, flow };
+  const kept = new Set([...flow.records.map((record) => record.id), ...Object.keys(answers)]);
+  const remaining = Object.fromEntries(Object.entries(session.answers).filter(([id]) => kept.has(id)));
+  return { flow, answers: remaining, files: referencedFiles(remaining, session.files) };
+}
+
+export function reduceSession(
+  definition: SurveyDefinition,
+  session: SurveySession,
+  action: SessionAction,
+): SurveySession {
+  switch (action.type) {
+    case "change": {
+      const answers = { ...session.answers, [action.questionId]: action.entries };
+      const files = action.files
+        ? referencedFiles(answers, new Map([...session.files, ...action.files]))
+        : session.files;
+      return { ...session, answers, files };
+    }
+    case "advance":
+      return advance(definition, session, action.now);
+    case "question-submits": {
+      const step = currentStep(definition, session.flow);
+      const answers = stepAnswers(definition, session);
+      if (!step || !movesOnAfterSelection(definition, step, session.flow.records, answers)) return session;
+      return advance(definition, session, action.now);
+    }
+    case "back":
+      return { ...session, flow: goBack(session.flow) };
+  }
+}
+
+/** What the finished session hands to the page: the flow with the step completed, and its files. */
+export function finishedResult(definition: SurveyDefinition, session: SurveySession, now: Date) {
+  const completed = isAtSubmission(session.flow) ? session : advance(definition, session, now);
+  return { flow: completed.flow, files: referencedFiles(session.answers, session.files) };
+}
+
+export type StepView = {
+  stepId: string;
+  atSubmission: boolean;
+  step: Step | undefined;
+  questions: Question[];
+  answers: Record<string, readonly AnswerEntry[]>;
+  /** The required questions still unanswered: what holds the step. */
+  missing: Question[];
+  /** The footer's forward button: Next, or Skip (spec 02 §4). */
+  action: "next" | "skip";
+  /** Whether Next would reach the end (the submission step). */
+  reachesEnd: boolean;
+  /** A definition's own submission question, at the end: its button reads Finish. */
+  submissionMode: boolean;
+  isIntroduction: boolean;
+  progress: { current: number; total: number };
+};
+
+/** Everything the runner renders for the current step, derived from the session. */
+export function stepView(definition: SurveyDefinition, session: SurveySession, now: Date): StepView {
+  const { flow } = session;
+  const step = currentStep(definition, flow);
+  const questions = step ? visibleQuestions(definition, step, flow.records) : [];
+  const answers = stepAnswers(definition, session);
+  const reachesEnd = step !== undefined && isAtSubmission(completeStep(definition, flow, answers, now));
+  const only = questions.length === 1 ? questions[0] : undefined;
+  return {
+    stepId: currentStepId(flow),
+    atSubmission: isAtSubmission(flow),
+    step,
+    questions,
+    answers,
+    missing: step ? missingAnswers(definition, step, flow.records, answers) : [],
+    action: step ? footerAction(definition, step, flow.records, answers) : "next",
+    reachesEnd,
+    submissionMode: only?.type === "submission" && reachesEnd,
+    isIntroduction: only?.type === "introduction",
+    progress: progressOf(definition, flow),
+  };
+}
