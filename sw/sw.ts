@@ -51,6 +51,9 @@ registerRoute(
   new NetworkFirst({
     cacheName: SURVEY_DEFINITIONS_CACHE,
     networkTimeoutSeconds: DEFINITION_NETWORK_TIMEOUT_S,
+    // The address names the delivery being completed (?instance_id=), the definition does not:
+    // without a network, any delivery of an instrument opened once is answered from its cache.
+    matchOptions: { ignoreSearch: true },
     plugins: [
       new CacheableResponsePlugin({ statuses: [200] }),
       new ExpirationPlugin({ maxEntries: DEFINITION_MAX_ENTRIES, maxAgeSeconds: DEFINITION_MAX_AGE_S }),

@@ -59,7 +59,8 @@ export function contentSecurityPolicy({
     "worker-src": ["'self'", "blob:"],
     // A PDF is printed from a hidden frame holding its blob: URL (src/widgets/print/print-blob.ts).
     "frame-src": ["'self'", "blob:"],
-    "manifest-src": ["'self'"],
+    // No manifest-src: default-src 'self' covers the manifest, and WebKit, which does not know
+    // the directive, logged it as unrecognised on every page.
     "object-src": ["'none'"],
     "base-uri": ["'self'"],
     "form-action": ["'self'"],

@@ -91,4 +91,5 @@ export const surveyDefinitionQuery = (address: DefinitionAddress) =>
       parseDefinitionBody(await client.ensureQueryData(definitionBodyQuery(address))),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
+    networkMode: "offlineFirst",
   });

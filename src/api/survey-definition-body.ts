@@ -58,4 +58,8 @@ export const definitionBodyQuery = (address: DefinitionAddress) =>
     // A definition does not change under an open instrument; the worker caches it for offline.
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
+    // Asked even without a network: the service worker answers from its cache (any delivery of
+    // an instrument opened once). React Query's default would pause it while offline, and the
+    // page would wait for ever on a definition the device has.
+    networkMode: "offlineFirst",
   });

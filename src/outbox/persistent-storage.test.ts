@@ -98,3 +98,14 @@ describe("readStorageStatus", () => {
     });
   });
 });
+
+describe("whether the browser may clear this device's data (issue 27)", () => {
+  it("may, unless storage is persistent or the app runs installed", async () => {
+    const { mayBeCleared } = await freshModule();
+    expect(mayBeCleared({ persisted: false }, false)).toBe(true);
+    // WebKit has no persisted(): it cannot say, and Safari clears a tab's site after 7 idle days.
+    expect(mayBeCleared({ persisted: undefined }, false)).toBe(true);
+    expect(mayBeCleared({ persisted: true }, false)).toBe(false);
+    expect(mayBeCleared({ persisted: undefined }, true)).toBe(false);
+  });
+});

@@ -48,3 +48,23 @@ export async function readStorageStatus(): Promise<StorageStatus> {
   ]);
   return { persisted, usageBytes: estimate?.usage, quotaBytes: estimate?.quota };
 }
+
+/**
+ * Whether the app runs installed (from the home screen): Safari keeps an installed web app's
+ * data; in a browser tab it may clear a site's data after seven days without use.
+ */
+export function runsInstalled(): boolean {
+  if (typeof window === "undefined") return false;
+  const standalone =
+    typeof window.matchMedia === "function" && window.matchMedia("(display-mode: standalone)").matches;
+  return standalone || (navigator as Navigator & { standalone?: boolean }).standalone === true;
+}
+
+/**
+ * Whether the browser may clear what this device keeps (queued answers included) without asking:
+ * persistent storage was not granted, or the browser cannot say (WebKit has no such call), and
+ * the app does not run installed.
+ */
+export function mayBeCleared(status: Pick<StorageStatus, "persisted">, installed: boolean): boolean {
+  return status.persisted !== true && !installed;
+}

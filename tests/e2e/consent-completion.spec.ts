@@ -4,12 +4,11 @@ import { expect, test } from "./support/test.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
 import {
   participantsOf,
-  type ConsentDefinitionResponse,
   type ConsentParticipant,
   type ConsentParticipantsResponse,
 } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
-import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
+import { ConsentListPage, ConsentParticipantsPage, storedConsent } from "./pages/consent-pages.ts";
 import { OutboxPage } from "./pages/outbox-page.ts";
 import { signInAs, storedUser } from "./pages/login-page.ts";
 import { mailsTo } from "../support/mail-drop.ts";
@@ -68,16 +67,7 @@ async function awaitingParticipant(page: Page, consentId: number, which: "first"
   return found!;
 }
 
-/** What the server holds for the participant: the definition call with the user's token. */
-async function stored(page: Page, participant: ConsentParticipant) {
-  const user = await storedUser(page);
-  const response = await page.request.get(
-    `/control/v2/clinro/consent?consent_id=${participant.consent_id}&version=${participant.consent_version}&ptp_id=${participant.id}`,
-    { headers: { Authorization: `Bearer ${String(user?.token)}`, version: "010" } },
-  );
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as ConsentDefinitionResponse;
-}
+const stored = storedConsent;
 
 function pathOf(participant: ConsentParticipant) {
   return {

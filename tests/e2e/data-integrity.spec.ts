@@ -6,8 +6,8 @@ import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { participantsOf, type ConsentParticipant } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
-import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { ConsentListPage, ConsentParticipantsPage, storedConsent } from "./pages/consent-pages.ts";
+import { signInAs } from "./pages/login-page.ts";
 import { ParticipantHome, SearchPage } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -96,15 +96,7 @@ const pathOf = (participant: ConsentParticipant) => ({
   version: participant.consent_version,
 });
 
-async function statusOnServer(page: Page, participant: ConsentParticipant) {
-  const user = await storedUser(page);
-  const response = await page.request.get(
-    `/control/v2/clinro/consent?consent_id=${participant.consent_id}&version=${participant.consent_version}&ptp_id=${participant.id}`,
-    { headers: { Authorization: `Bearer ${String(user?.token)}`, version: "010" } },
-  );
-  expect(response.ok()).toBe(true);
-  return (await response.json()) as { status: string; signatures: { role: string }[] };
-}
+const statusOnServer = storedConsent;
 
 const consentPosts = (page: Page, participantId: number) => {
   const posts: Response[] = [];

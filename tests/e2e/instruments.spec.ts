@@ -245,6 +245,29 @@ test("an instrument opened once online opens again offline after a reload", asyn
   await context.setOffline(false);
 });
 
+test("an instrument opened once online opens offline for another participant too (another delivery)", async ({
+  page,
+  context,
+}) => {
+  await openParticipant(page, 159);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("HAM-D 17");
+  await expect(survey.begin()).toBeVisible();
+
+  // Offline, the same instrument for another participant: the address differs by its delivery
+  // (?instance_id=), the definition does not.
+  await page.goto(`/studies/${STUDY}/sites/${SITE}/participants/160`);
+  await expect(new ParticipantHome(page).todoTab()).toBeVisible();
+  await context.setOffline(true);
+  await survey.openFromParticipantHome("HAM-D 17");
+  await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
+  await survey.begin().click();
+  await expect(page.getByRole("heading", { level: 2, name: /^1\. Depressed mood/ })).toBeFocused();
+  await context.setOffline(false);
+});
+
 test.describe("definitions the page cannot use", () => {
   // The definition is answered by the test, not the worker's cache.
   test.use({ serviceWorkers: "block" });

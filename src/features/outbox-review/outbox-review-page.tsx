@@ -14,9 +14,11 @@ import { downloadJson } from "../../widgets/download/download-json.ts";
 import { exportFileName, exportOutboxItem } from "./export-item.ts";
 import { formatBytes } from "./format-item.ts";
 import { OutboxItemCard } from "./outbox-item-card.tsx";
-import { storageStatusQuery } from "./storage-status-query.ts";
+import { storageStatusQuery } from "../../outbox-ui/storage-status-query.ts";
 import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
 import { idsToRetry, isCoordinator, visibleOutboxGroups, type ReviewItem } from "./visible-items.ts";
+import { mayBeCleared, runsInstalled } from "../../outbox/persistent-storage.ts";
+import { KeepDataAdvice } from "../../outbox-ui/keep-data-advice.tsx";
 
 function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
   const { t } = useLingui();
@@ -59,6 +61,7 @@ function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
         <>
           <p>{persisted}</p>
           <p>{usage}</p>
+          {mayBeCleared(status, runsInstalled()) ? <KeepDataAdvice /> : null}
         </>
       ) : (
         <p>

@@ -9,6 +9,7 @@ import { ActivitiesOnboarding } from "./activities-onboarding.tsx";
 import { clearSelection, storeSelection } from "./study-selection.ts";
 import { pathAfterChoosing, selectableStudySites } from "./study-list.ts";
 import { rowLinksRef } from "../../widgets/table/row-links.ts";
+import { KeepDataHint } from "../../outbox-ui/keep-data-advice.tsx";
 
 /**
  * /studies: the site and study pairs the user may work in. Shows the stored permissions at once
@@ -77,6 +78,7 @@ export function StudiesPage() {
           </tbody>
         </table>
       )}
+      <KeepDataHint />
     </div>
   );
 }

@@ -11,10 +11,13 @@ export function MissingAnswerHint({
   id,
   question,
   finishes,
+  alone,
 }: {
   id: string;
   question: Question;
   finishes: boolean;
+  /** The only question of its step: "the question above" says which, in less of the footer. */
+  alone: boolean;
 }) {
   const label = question.label.trim();
   return (
@@ -25,6 +28,8 @@ export function MissingAnswerHint({
         ) : (
           <Trans id="survey_missing_signature">Not signed yet: “{label}”. Sign above to continue.</Trans>
         )
+      ) : alone ? (
+        <Trans id="survey_missing_answer_above">Answer the question above to continue.</Trans>
       ) : (
         <Trans id="survey_missing_answer">Needs an answer: “{label}”.</Trans>
       )}

@@ -129,7 +129,7 @@ describe("a device that refuses to store (issue 23)", () => {
     const finish = screen.getByRole("button", { name: "Finish + Close" });
     expect(finish).toHaveProperty("disabled", true);
     expect(finish.getAttribute("aria-describedby")).toBeTruthy();
-    expectVisible(screen.getByText("Needs an answer: “Your name”."));
+    expectVisible(screen.getByText("Answer the question above to continue."));
   });
 
   it("keeps the last question and its answers on screen when the page could not take the result", async () => {

@@ -281,7 +281,12 @@ export function SurveyRunner(props: SurveyRunnerProps) {
           </button>
         )}
         {view.missing[0] && !atSubmission ? (
-          <MissingAnswerHint id={missingHintId} question={view.missing[0]} finishes={finishesHere} />
+          <MissingAnswerHint
+            id={missingHintId}
+            question={view.missing[0]}
+            finishes={finishesHere}
+            alone={questions.length === 1}
+          />
         ) : null}
       </div>
 

@@ -1,5 +1,8 @@
 import { expect, type Page } from "@playwright/test";
-import type { ConsentParticipantsResponse } from "../../../core/contracts/consent-schemas.ts";
+import type {
+  ConsentDefinitionResponse,
+  ConsentParticipantsResponse,
+} from "../../../core/contracts/consent-schemas.ts";
 import { storedUser } from "./login-page.ts";
 
 /** The consent search list: /studies/{studyId}/sites/{siteId}/consents. */
@@ -60,4 +63,18 @@ export class ConsentParticipantsPage {
     await expect(this.heading(body.title)).toBeVisible();
     return body;
   }
+}
+
+/** What the server holds for one participant of a consent: the definition call with the user's token. */
+export async function storedConsent(
+  page: Page,
+  participant: { consent_id: number; consent_version: number; id: number },
+): Promise<ConsentDefinitionResponse> {
+  const user = await storedUser(page);
+  const response = await page.request.get(
+    `/control/v2/clinro/consent?consent_id=${participant.consent_id}&version=${participant.consent_version}&ptp_id=${participant.id}`,
+    { headers: { Authorization: `Bearer ${String(user?.token)}`, version: "010" } },
+  );
+  expect(response.ok()).toBe(true);
+  return (await response.json()) as ConsentDefinitionResponse;
 }

@@ -3,8 +3,8 @@
  * change (which invalidates ["outbox", ...]) also refreshes the quota used.
  */
 import { queryOptions } from "@tanstack/react-query";
-import { readStorageStatus, requestPersistentStorage } from "../../outbox/persistent-storage.ts";
-import { outboxKeys } from "../../outbox-ui/use-outbox.ts";
+import { readStorageStatus, requestPersistentStorage } from "../outbox/persistent-storage.ts";
+import { outboxKeys } from "./use-outbox.ts";
 
 export const storageStatusQuery = () =>
   queryOptions({
