@@ -13,6 +13,10 @@ import {
   signatureImageProblem,
   signerRoleOf,
   type SignatureDraft,
+  startSignature,
+  reduceSignature,
+  maySign,
+  signatureImageOf,
 } from "./consent-signature-model.ts";
 import { SIGNATURE_MEANINGS } from "../../../core/contracts/consent-schemas.ts";
 
@@ -113,5 +117,46 @@ describe("the answer entry", () => {
       "consent_1_7_sign-ptp_a-b.jpeg",
     );
     expect(signatureFileName({ studyId: 1, participantId: 7 }, "q", "s", "png")).toMatch(/^[A-Za-z0-9_.-]+$/);
+  });
+});
+
+describe("the signature session (SignatureControl's state, without React)", () => {
+  const png = new Blob(["png"], { type: "image/png" });
+
+  it("starts in the role's first mode, under the signer's name (a caregiver types theirs)", () => {
+    expect(startSignature("clinro", "Carmen Ortiz")).toMatchObject({
+      draft: { mode: "draw" },
+      printedName: "Carmen Ortiz",
+      problem: null,
+    });
+    expect(startSignature("caregiver", "Lucía Pérez").printedName).toBe("");
+  });
+
+  it("may sign once the chosen mode has content and the printed name is given", () => {
+    let session = startSignature("caregiver", "");
+    session = reduceSignature(session, { type: "drawn", png });
+    expect(maySign(session)).toBe(false);
+    session = reduceSignature(session, { type: "printed-name", name: "Ana Pérez" });
+    expect(maySign(session)).toBe(true);
+    expect(signatureImageOf(session.draft)).toBe(png);
+    // Another mode holds nothing yet.
+    session = reduceSignature(session, { type: "mode", mode: "text" });
+    expect(maySign(session)).toBe(false);
+    session = reduceSignature(session, { type: "typed", text: "Ana Pérez" });
+    expect(maySign(session)).toBe(true);
+    expect(signatureImageOf(session.draft)).toBeNull();
+  });
+
+  it("a file problem shows until the mode changes or an accepted image arrives; Clear keeps the mode", () => {
+    let session = reduceSignature(startSignature("participant", "Lucía Pérez"), {
+      type: "mode",
+      mode: "image",
+    });
+    session = reduceSignature(session, { type: "problem", problem: "too_large" });
+    expect(session.problem).toBe("too_large");
+    session = reduceSignature(session, { type: "picture", image: png });
+    expect(session.problem).toBeNull();
+    session = reduceSignature(session, { type: "clear" });
+    expect(session.draft).toEqual(emptyDraft("image"));
   });
 });

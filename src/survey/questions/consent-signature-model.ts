@@ -123,3 +123,69 @@ export function signatureFileOf(entry: AnswerEntry | undefined): string | undefi
   if (!entry || entry.signature_type === "text" || typeof entry.value !== "string") return undefined;
   return entry.value;
 }
+
+/**
+ * What the signer is doing before Sign (spec 02 section 4), as one value changed only by
+ * `reduceSignature`: the mode, what each mode holds, the printed name, the file problem shown.
+ * The component renders it and runs the asynchronous parts (reading a picture, the password).
+ */
+export type SignatureSession = {
+  draft: SignatureDraft;
+  printedName: string;
+  problem: SignatureImageProblem | "not_jpeg" | null;
+};
+
+export type SignatureAction =
+  | { type: "mode"; mode: SignatureMode }
+  | { type: "drawn"; png: Blob | null }
+  | { type: "typed"; text: string }
+  | { type: "photo"; jpeg: Blob }
+  | { type: "picture"; image: Blob }
+  | { type: "problem"; problem: SignatureSession["problem"] }
+  | { type: "printed-name"; name: string }
+  /** Clear, and Sign again: the mode stays, its content goes. */
+  | { type: "clear" };
+
+export function startSignature(role: SignerRole, signerName: string): SignatureSession {
+  return {
+    draft: emptyDraft(modesFor(role)[0] ?? "draw"),
+    // A caregiver types their own name; everybody else signs under theirs.
+    printedName: role === "caregiver" ? "" : signerName,
+    problem: null,
+  };
+}
+
+export function reduceSignature(session: SignatureSession, action: SignatureAction): SignatureSession {
+  const { draft } = session;
+  switch (action.type) {
+    case "mode":
+      return { ...session, problem: null, draft: { ...draft, mode: action.mode } };
+    case "drawn":
+      return { ...session, draft: { ...draft, drawn: action.png } };
+    case "typed":
+      return { ...session, draft: { ...draft, typed: action.text } };
+    case "photo":
+      return { ...session, problem: null, draft: { ...draft, photo: action.jpeg } };
+    case "picture":
+      return { ...session, problem: null, draft: { ...draft, picture: action.image } };
+    case "problem":
+      return { ...session, problem: action.problem };
+    case "printed-name":
+      return { ...session, printedName: action.name };
+    case "clear":
+      return { ...session, problem: null, draft: emptyDraft(draft.mode) };
+  }
+}
+
+/** The image the chosen mode signs with, when it makes one (draw, camera, image). */
+export function signatureImageOf(draft: SignatureDraft): Blob | null {
+  if (draft.mode === "draw") return draft.drawn;
+  if (draft.mode === "camera") return draft.photo;
+  if (draft.mode === "image") return draft.picture;
+  return null;
+}
+
+/** Whether Sign may be pressed: the mode has content and the printed name is given. */
+export function maySign(session: SignatureSession): boolean {
+  return canSign(session.draft) && session.printedName.trim() !== "";
+}

@@ -16,22 +16,22 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useId, useRef, useState, type ChangeEvent } from "react";
+import { useId, useReducer, useRef, useState, type ChangeEvent } from "react";
 import { SignaturePad, type SignaturePadHandle } from "../../widgets/signature-pad/signature-pad.tsx";
 import type { SignatureManifestation } from "../../../core/contracts/consent-schemas.ts";
 import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { idList } from "./class-names.ts";
 import {
-  canSign,
-  emptyDraft,
+  maySign,
   modesFor,
   needsPassword,
+  reduceSignature,
   signatureEntry,
   signatureFileName,
   signatureImageProblem,
+  signatureImageOf,
   signerRoleOf,
-  type SignatureDraft,
-  type SignatureImageProblem,
+  startSignature,
   type SignatureMode,
 } from "./consent-signature-model.ts";
 import { type SignerRole } from "../../../core/contracts/roles.ts";
@@ -174,9 +174,10 @@ function SignatureControl(props: ConsentSignatureProps) {
   const modes = modesFor(role);
   const nameId = useId();
   const problemId = useId();
-  const [draft, setDraft] = useState<SignatureDraft>(() => emptyDraft(modes[0] ?? "draw"));
-  const [printedName, setPrintedName] = useState(role === "caregiver" ? "" : props.signerName);
-  const [problem, setProblem] = useState<SignatureImageProblem | "not_jpeg" | null>(null);
+  const [session, dispatch] = useReducer(reduceSignature, undefined, () =>
+    startSignature(role, props.signerName),
+  );
+  const { draft, printedName, problem } = session;
   const [editing, setEditing] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
   const padRef = useRef<SignaturePadHandle>(null);
@@ -184,15 +185,11 @@ function SignatureControl(props: ConsentSignatureProps) {
   const pictureRef = useRef<HTMLInputElement>(null);
   const signed: AnswerEntry | undefined = answer[0];
 
-  const chooseMode = (mode: SignatureMode) => {
-    setProblem(null);
-    setDraft((current) => ({ ...current, mode }));
-  };
+  const chooseMode = (mode: SignatureMode) => dispatch({ type: "mode", mode });
 
   const clearDraft = () => {
     padRef.current?.clear();
-    setProblem(null);
-    setDraft((current) => ({ ...emptyDraft(current.mode) }));
+    dispatch({ type: "clear" });
   };
 
   const choosePhoto = (event: ChangeEvent<HTMLInputElement>) => {
@@ -200,7 +197,10 @@ function SignatureControl(props: ConsentSignatureProps) {
     event.target.value = "";
     if (!file) return;
     const fileProblem = photoFileProblem(file);
-    setProblem(fileProblem === "too_large" ? "too_large" : fileProblem === null ? null : "not_jpeg");
+    dispatch({
+      type: "problem",
+      problem: fileProblem === "too_large" ? "too_large" : fileProblem === null ? null : "not_jpeg",
+    });
     if (fileProblem) return;
     setEditing(URL.createObjectURL(file));
   };
@@ -215,7 +215,7 @@ function SignatureControl(props: ConsentSignatureProps) {
     event.target.value = "";
     if (!file) return;
     const fileProblem = signatureImageProblem(file);
-    setProblem(fileProblem);
+    dispatch({ type: "problem", problem: fileProblem });
     if (fileProblem) return;
     let picture: Blob = file;
     if (file.type === "image/svg+xml" || file.name.toLowerCase().endsWith(".svg")) {
@@ -223,23 +223,15 @@ function SignatureControl(props: ConsentSignatureProps) {
         picture = await svgToPng(file);
       } catch (error) {
         console.error("The SVG signature could not be read", error);
-        setProblem("file_type");
+        dispatch({ type: "problem", problem: "file_type" });
         return;
       }
     }
-    setDraft((current) => ({ ...current, picture }));
+    dispatch({ type: "picture", image: picture });
   };
 
-  const contentOf = (current: SignatureDraft): Blob | null => {
-    if (current.mode === "draw") return current.drawn;
-    if (current.mode === "camera") return current.photo;
-    if (current.mode === "image") return current.picture;
-    return null;
-  };
-
-  const nameReady = printedName.trim() !== "";
   const sign = async () => {
-    if (!canSign(draft) || !nameReady || signing) return;
+    if (!maySign(session) || signing) return;
     setSigning(true);
     try {
       let signedAt = new Date();
@@ -248,7 +240,7 @@ function SignatureControl(props: ConsentSignatureProps) {
         if (!accepted) return;
         signedAt = accepted;
       }
-      const blob = contentOf(draft);
+      const blob = signatureImageOf(draft);
       const name = printedName.trim();
       if (draft.mode === "text" || !blob) {
         onChange([
@@ -282,7 +274,7 @@ function SignatureControl(props: ConsentSignatureProps) {
   };
 
   const signAgain = () => {
-    setDraft(emptyDraft(draft.mode));
+    dispatch({ type: "clear" });
     onChange([], new Map());
   };
 
@@ -335,7 +327,7 @@ function SignatureControl(props: ConsentSignatureProps) {
     });
   }
 
-  const content = contentOf(draft);
+  const content = signatureImageOf(draft);
   return (
     <div className="consent-signature" role="group" aria-labelledby={labelId} aria-describedby={describedBy}>
       <p className="consent-signature__meaning">
@@ -351,7 +343,7 @@ function SignatureControl(props: ConsentSignatureProps) {
             className="input"
             value={printedName}
             autoComplete="off"
-            onChange={(event) => setPrintedName(event.target.value)}
+            onChange={(event) => dispatch({ type: "printed-name", name: event.target.value })}
           />
         </div>
       ) : (
@@ -386,9 +378,7 @@ function SignatureControl(props: ConsentSignatureProps) {
               message: "Signature area: sign with a finger or a stylus",
             })}
             // Each stroke's PNG becomes the draw mode's content.
-            onChange={(png) =>
-              setDraft((current) => ({ ...current, drawn: png === null ? null : dataUrlToBlob(png) }))
-            }
+            onChange={(png) => dispatch({ type: "drawn", png: png === null ? null : dataUrlToBlob(png) })}
           />
         ) : null}
         {draft.mode === "text" ? (
@@ -403,7 +393,7 @@ function SignatureControl(props: ConsentSignatureProps) {
               autoComplete="off"
               onChange={(event) => {
                 const typed = event.target.value;
-                setDraft((current) => ({ ...current, typed }));
+                dispatch({ type: "typed", text: typed });
               }}
             />
           </div>
@@ -471,7 +461,7 @@ function SignatureControl(props: ConsentSignatureProps) {
         <button
           type="button"
           className="button button--primary consent-signature__sign"
-          disabled={!canSign(draft) || !nameReady || signing}
+          disabled={!maySign(session) || signing}
           onClick={() => void sign()}
         >
           <Trans id="consent_signature_sign">Sign</Trans>
@@ -483,7 +473,7 @@ function SignatureControl(props: ConsentSignatureProps) {
           onCancel={closeEditor}
           onDone={(jpeg) => {
             closeEditor();
-            setDraft((current) => ({ ...current, photo: jpeg }));
+            dispatch({ type: "photo", jpeg });
           }}
         />
       ) : null}
