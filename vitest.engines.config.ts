@@ -12,6 +12,9 @@ export default defineConfig({
     include: ["tests/engines/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
+    // A real browser on a busy two-core machine: a journey that failed once is run once more,
+    // and says so in the report (a defect fails both times).
+    retry: 1,
     hookTimeout: 120_000,
   },
 });

@@ -4,13 +4,14 @@
  * tests/e2e, but cannot drive Debian's WebKitGTK or Firefox ESR, so these use WebDriver.
  * On a machine without an engine (a fresh one, not CI), its suite says so and is skipped.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPortalServer, type PortalServer } from "../e2e/support/server-process.ts";
 import type { EnginePage } from "./engine-page.ts";
 import { by } from "./engine-page.ts";
 import { firefoxMissing, openFirefox } from "./firefox-page.ts";
 import {
   consentWithDrawnSignatures,
+  ensureSignedIn,
   instrumentStoredOnce,
   mainRoutes,
   queuedThroughOutage,
@@ -72,6 +73,16 @@ for (const engine of ENGINES) {
       await page?.close();
       await server?.dispose();
     });
+
+    // Every journey after the first starts signed in, whatever the one before it left.
+    let first = true;
+    beforeEach(async () => {
+      if (first) {
+        first = false;
+        return;
+      }
+      await ensureSignedIn(page, server.url);
+    }, 60_000);
 
     it("signs in, with the service worker in control and IndexedDB storing bytes", async () => {
       await signIn(page, server.url);

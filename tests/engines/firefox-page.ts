@@ -49,6 +49,9 @@ export async function openFirefox(): Promise<EnginePage> {
     type: async (xpath, text) => {
       const element = await find(xpath);
       await element.click();
+      await element.evaluate((input) => {
+        if (input instanceof HTMLInputElement) input.value = "";
+      });
       await element.type(text);
     },
     draw: async (xpath) => {

@@ -66,10 +66,21 @@ export async function openWebKit(display: number, driverPort: number): Promise<E
     throw error;
   }
 
+  /** A picture of the page when a step fails, named in the error, for the one who reads it. */
+  const picture = async () => {
+    const file = path.join(tmpdir(), `clinro-webkit-${Date.now()}.png`);
+    await writeFile(file, await driver.takeScreenshot(), "base64").catch(() => undefined);
+    return file;
+  };
+
   const find = async (xpath: string, timeoutMs = 10_000) => {
-    const element = await driver.wait(until.elementLocated(By.xpath(xpath)), timeoutMs, `no ${xpath}`);
-    await driver.wait(until.elementIsVisible(element), timeoutMs, `${xpath} is not shown`);
-    return element;
+    try {
+      const element = await driver.wait(until.elementLocated(By.xpath(xpath)), timeoutMs, `no ${xpath}`);
+      await driver.wait(until.elementIsVisible(element), timeoutMs, `${xpath} is not shown`);
+      return element;
+    } catch (error) {
+      throw new Error(`${String(error)} (at ${await driver.getCurrentUrl()}; the page: ${await picture()})`);
+    }
   };
 
   return {
@@ -103,18 +114,13 @@ export async function openWebKit(display: number, driverPort: number): Promise<E
       try {
         await element.click();
       } catch (error) {
-        // Say which control, and leave a picture of the page for the one who reads the failure.
-        await writeFile(
-          path.join(tmpdir(), `clinro-webkit-${Date.now()}.png`),
-          await driver.takeScreenshot(),
-          "base64",
-        );
-        throw new Error(`WebKit could not click ${xpath}: ${String(error)}`);
+        throw new Error(`WebKit could not click ${xpath}: ${String(error)} (the page: ${await picture()})`);
       }
     },
     type: async (xpath, text) => {
       const element = await find(xpath);
       await element.click();
+      await element.clear();
       await element.sendKeys(text);
     },
     draw: async (xpath) => {
