@@ -145,16 +145,21 @@ export async function queuedThroughOutage(
 ) {
   const instanceId = await answerCgiS(page, baseUrl, participantId);
   await server.stop();
-  await page.click(by.button("Finish"));
-  await page.waitFor(by.dialog("Network error"), 20_000);
-  await page.click(by.button("Send later"));
-  await page.waitFor(by.text("waiting to send"), 15_000);
-  await page.reload();
-  await page.waitFor(by.text("waiting to send"), 20_000);
-  const queuedOffline = await page.evaluate<number>(
-    `async () => (await window.clinroOutbox.list()).filter((item) => item.kind === "submission").length`,
-  );
-  await server.start();
+  let queuedOffline: number;
+  try {
+    await page.click(by.button("Finish"));
+    await page.waitFor(by.dialog("Network error"), 20_000);
+    await page.click(by.button("Send later"));
+    await page.waitFor(by.text("waiting to send"), 15_000);
+    await page.reload();
+    await page.waitFor(by.text("waiting to send"), 20_000);
+    queuedOffline = await page.evaluate<number>(
+      `async () => (await window.clinroOutbox.list()).filter((item) => item.kind === "submission").length`,
+    );
+  } finally {
+    // The journeys after this one need the server, whatever happened here.
+    await server.start();
+  }
   const api = await apiAfterRestart();
   const stored = await waitUntil(
     "the queued submission on the server",

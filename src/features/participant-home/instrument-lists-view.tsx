@@ -86,7 +86,8 @@ function ListsState({
   ...props
 }: Props & { lists: Lists | null; error: Error | null; source: ListSource }) {
   if (error instanceof ApiError && error.status === 403) return <ParticipantAccessDenied {...props} />;
-  if (error) {
+  // Lists already on the device stay on screen when a refetch fails (the server away, offline).
+  if (error && !lists) {
     return (
       <p className="empty-state" role="status">
         <Trans id="participant_lists_failed">The instruments could not be loaded. Try again later.</Trans>

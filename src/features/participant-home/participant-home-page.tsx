@@ -28,7 +28,9 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
   if (participant.error instanceof ApiError && participant.error.status === 403) {
     return <ParticipantAccessDenied {...props} />;
   }
-  if (participant.isPending) {
+  // Data already on the device stays on screen when a refetch fails (the server away, offline):
+  // the error page is for a participant this device has never loaded.
+  if (participant.data === undefined && participant.isPending) {
     return (
       <div className="page">
         <p className="empty-state" role="status">
@@ -37,7 +39,7 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
       </div>
     );
   }
-  if (participant.isError) {
+  if (participant.data === undefined) {
     return (
       <div className="page page--narrow">
         <h1 tabIndex={-1}>
