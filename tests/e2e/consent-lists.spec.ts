@@ -138,6 +138,24 @@ async function expectRow(
   }
 }
 
+/**
+ * Opens the page and checks its groups against the server's statuses, both read again until
+ * they agree: other tests sign participants of these sites while this one runs.
+ */
+async function matchingGroups(
+  consent: ConsentParticipantsPage,
+  siteId: number,
+  consentId: number,
+  viewer: Parameters<typeof statusBars>[1],
+) {
+  let body: Awaited<ReturnType<ConsentParticipantsPage["goto"]>> | undefined;
+  await expect(async () => {
+    body = await consent.goto(MDD_301, siteId, consentId);
+    await expect(consent.statusBars()).toHaveText(statusBars(body, viewer), { timeout: 3_000 });
+  }).toPass({ timeout: 45_000 });
+  return body!;
+}
+
 test("choosing MDD-301 lands on its consent list, whose search filters by title", async ({ page }) => {
   await signedIn(page, COORDINATOR);
   await page.getByRole("link", { name: "Boston Clinical Research Center" }).click();
@@ -195,8 +213,7 @@ test("the coordinator sees the participants grouped, with each group's action, a
   const consentId = await mainConsentId(page);
   const consent = new ConsentParticipantsPage(page);
 
-  const boston = await consent.goto(MDD_301, BOSTON, consentId);
-  await expect(consent.statusBars()).toHaveText(statusBars(boston, "clinician"));
+  const boston = await matchingGroups(consent, BOSTON, consentId, "clinician");
   await expectRow(page, BOSTON, firstWith(boston, "awaiting_clinro"), {
     group: "Your signature is required",
     action: "open",
@@ -226,8 +243,7 @@ test("the coordinator sees the participants grouped, with each group's action, a
 
   // The second site: who waits on the witness is pending for a clinician; who waits on the
   // participant has no button with an email, and the mail compose without one.
-  const second = await consent.goto(MDD_301, SECOND_SITE, consentId);
-  await expect(consent.statusBars()).toHaveText(statusBars(second, "clinician"));
+  const second = await matchingGroups(consent, SECOND_SITE, consentId, "clinician");
   await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_witness"), {
     group: "Waiting for another signer",
     action: "pending",
@@ -250,8 +266,7 @@ test("the witness sees the clinician's signatures as pending and signs those awa
   const consentId = await mainConsentId(page);
   const consent = new ConsentParticipantsPage(page);
 
-  const boston = await consent.goto(MDD_301, BOSTON, consentId);
-  await expect(consent.statusBars()).toHaveText(statusBars(boston, "witness"));
+  const boston = await matchingGroups(consent, BOSTON, consentId, "witness");
   await expect(consent.group("Your signature is required")).toHaveCount(0);
   await expectRow(page, BOSTON, firstWith(boston, "awaiting_clinro"), {
     group: "Waiting for another signer",
@@ -259,8 +274,7 @@ test("the witness sees the clinician's signatures as pending and signs those awa
   });
   await expectRow(page, BOSTON, firstWith(boston, "complete"), { group: "Completed", action: "download" });
 
-  const second = await consent.goto(MDD_301, SECOND_SITE, consentId);
-  await expect(consent.statusBars()).toHaveText(statusBars(second, "witness"));
+  const second = await matchingGroups(consent, SECOND_SITE, consentId, "witness");
   await expect(consent.statusBars().first()).toHaveText(/^Your signature as witness is required /);
   const awaitingWitness = firstWith(second, "awaiting_witness");
   await expectRow(page, SECOND_SITE, awaitingWitness, {
