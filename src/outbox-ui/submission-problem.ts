@@ -5,7 +5,8 @@
  * - an upload the submission waits for has an error or was refused → the failed-files modal,
  *   whose Retry sends only those uploads (the submission follows by itself);
  * - the submission was refused for good → the refused modal (kept for review, never resent blindly);
- * - the submission has an error and waits to be retried → the network error modal;
+ * - the submission has an error and waits to be retried, or a network error ended the round
+ *   before its turn → the network error modal;
  * - the submission is gone from the outbox → delivered.
  * Waiting for its turn, or for its user to sign in again, shows nothing here.
  */
@@ -37,5 +38,9 @@ export function submissionProblem(
   if (failedUploads.length > 0) return { kind: "failed-files", uploads: failedUploads };
   if (submission.state === "failed") return { kind: "refused", submission };
   if (submission.lastError && submission.status === "retrying") return { kind: "network", submission };
+  // Not tried yet because the item before it met the network error: it did not go either.
+  if (submission.lastError?.kind === "network" && submission.status === "queued") {
+    return { kind: "network", submission };
+  }
   return { kind: "none" };
 }

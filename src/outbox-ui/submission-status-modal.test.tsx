@@ -5,6 +5,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../i18n/i18n.ts";
 import type { OutboxItem } from "../outbox/outbox-item.ts";
+import { NOT_SENT_OFFLINE } from "../outbox/drain.ts";
 import { getItem, listItems, putItem, removeItem } from "../outbox/outbox-store.ts";
 import { removeSessionToken, saveSessionToken } from "../outbox/session-tokens.ts";
 import { useOutboxChanges } from "./use-outbox.ts";
@@ -101,6 +102,15 @@ describe("the network error modal", () => {
     expect(dialog.getAttribute("aria-modal")).toBe("true");
     expect(descriptionOf(dialog)).toContain(NETWORK_TEXT);
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Retry" }));
+  });
+
+  it("appears when a network error ended the round before the submission's turn", async () => {
+    // An event of the same participant went first and met the network error: the submission
+    // was never tried (no attempt counted) but did not go either.
+    const submission = outboxItem({ lastError: { ...networkError, message: NOT_SENT_OFFLINE } });
+    await putItem(submission);
+    renderModal(submission.id);
+    expect(await screen.findByRole("alertdialog", { name: "Network error" })).toBeTruthy();
   });
 
   it("uses the consent's text for a consent", async () => {

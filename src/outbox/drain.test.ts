@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SendOutcome } from "./send-item.ts";
 import { RETRY_BASE_MS } from "./backoff.ts";
-import { drainOutbox, type DrainDependencies } from "./drain.ts";
+import { NOT_SENT_OFFLINE, drainOutbox, type DrainDependencies } from "./drain.ts";
 import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 import type { OutboxStore } from "./outbox-store.ts";
@@ -132,6 +132,18 @@ describe("draining the outbox", () => {
     expect(sent).toHaveLength(1);
     expect(outbox.records.get(first.id)!.lastError).toMatchObject({ kind: "network" });
     expect(outbox.records.get(second.id)!.attempts).toBe(0);
+  });
+
+  it("tells the items of the round a network error kept from being tried, without counting an attempt", async () => {
+    // A submission queued behind an event of the same participant: the event's network error
+    // ends the round, and the submission's screen must learn that it did not go either.
+    const first = event(ALICE, NOW - 20);
+    const second = event(ALICE, NOW - 10);
+    const { deps, outbox } = setup([first, second], () => offline);
+    await drainOutbox(deps);
+    const kept = outbox.records.get(second.id)!;
+    expect(kept.lastError).toMatchObject({ kind: "network", message: NOT_SENT_OFFLINE });
+    expect(kept).toMatchObject({ attempts: 0, nextAttemptAt: second.nextAttemptAt });
   });
 
   it.each([400, 403, 404, 409, 413, 415, 422])(

@@ -184,8 +184,23 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
     if (inFlight.size === 0) break;
     await Promise.race(inFlight);
   }
+  if (report.offline) {
+    // What this round would have sent next was not tried: it did not go either, and the screen
+    // that is waiting for it (a submit modal) must say so now, not after the next backoff. Its
+    // attempts and backoff stay as they were: it was never sent.
+    const at = now();
+    for (const item of [...lanes.values()].flat()) {
+      await deps.store.update(item.id, (current) => ({
+        ...current,
+        lastError: { kind: "network", message: NOT_SENT_OFFLINE, at },
+      }));
+    }
+  }
   return report;
 }
+
+/** The error an item gets when a network error ended its round before its turn. */
+export const NOT_SENT_OFFLINE = "Not sent: the connection was lost before its turn";
 
 /** Items about one participant keep their order; so do a user's items about no participant. */
 function laneOf(item: OutboxItem) {
