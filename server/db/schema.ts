@@ -17,6 +17,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 export type StudyConfig = {
@@ -57,6 +58,11 @@ export const users = pgTable("users", {
     .default(sql`'{}'::text[]`),
   createdBy: integer("created_by"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  /**
+   * Set when an administrator deactivates the account: its tokens stop working at the next
+   * request and it cannot sign in; its past signatures and audit rows stay.
+   */
+  deactivatedAt: timestamp("deactivated_at", { withTimezone: true, mode: "date" }),
 });
 
 export const studies = pgTable("studies", {
@@ -77,6 +83,8 @@ export const sites = pgTable(
     label: text("label").notNull(),
     treeLevel: integer("tree_level").notNull(),
     isVirtual: boolean("is_virtual").notNull().default(false),
+    /** A site removed from the study file: kept with its participants, offered for no new work. */
+    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [index("sites_study_idx").on(t.studyId)],
 );
@@ -132,11 +140,21 @@ export const participants = pgTable(
     dateOfBirth: date("date_of_birth", { mode: "string" }),
     subjectId: text("subject_id").notNull().default(""),
     email: text("email"),
+    /**
+     * The id the enrolling device gave the participant (a UUID): an enrolment sent again by the
+     * outbox finds the participant it already made, and writes queued for that participant
+     * offline name it until the server's id is known.
+     */
+    clientId: text("client_id").unique(),
     firstLoginTimestamp: timestamp("first_login_timestamp", { withTimezone: true, mode: "date" }),
     lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [
     index("participants_study_site_idx").on(t.studyId, t.siteId),
+    // A subject id names one participant in its study (an empty one is the legacy 'none').
+    uniqueIndex("participants_study_subject_id_key")
+      .on(t.studyId, t.subjectId)
+      .where(sql`${t.subjectId} <> ''`),
     // Participant search is a case-insensitive substring match (ILIKE '%term%') on each of these:
     // trigram GIN indexes answer it without reading every row (needs the pg_trgm extension).
     // fastupdate off: a new participant goes straight into the index instead of a pending list
@@ -316,6 +334,10 @@ export const instruments = pgTable(
       .notNull()
       .default(sql`'{16,11,12,13}'::text[]`),
     visibleDays: integer("visible_days").notNull().default(1),
+    /** The first delivery to a new participant starts this many days after enrolment. */
+    startOffsetDays: integer("start_offset_days").notNull().default(0),
+    /** An instrument removed from the study file: its submissions stay, no new deliveries. */
+    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),
     metadata: jsonb("metadata").$type<InstrumentMetadata>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
@@ -410,6 +432,8 @@ export const consents = pgTable(
     dateDeployed: timestamp("date_deployed", { withTimezone: true, mode: "date" }).notNull(),
     /** The imported definition's id: a later import with the same id is a new version of this consent. */
     definitionKey: text("definition_key"),
+    /** A consent removed from the study file: its signings stay, no new participants get it. */
+    retiredAt: timestamp("retired_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     index("consents_study_idx").on(t.studyId),
