@@ -45,10 +45,12 @@ import { pendingInstrumentsRoutes } from "./routes/instruments/pending-instrumen
 import { submissionRoutes } from "./routes/instruments/post-submission.ts";
 import { participantRoutes } from "./routes/participants/get-participant.ts";
 import { participantSearchRoutes } from "./routes/participants/search.ts";
+import { participantEnrolmentRoutes } from "./routes/participants/enrol-participants.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
 import { changePasswordRoutes } from "./routes/users/change-password.ts";
 import { editUserRoutes } from "./routes/users/edit-user.ts";
 import { listUsersRoutes } from "./routes/users/list-users.ts";
+import { staffRoutes } from "./routes/users/manage-staff.ts";
 import { meRoutes } from "./routes/users/me.ts";
 import { onboardingRoutes } from "./routes/users/onboarding.ts";
 import { passwordSetupRoutes } from "./routes/users/password-setup.ts";
@@ -230,6 +232,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     studyRoutes(authenticated, ctx);
     participantRoutes(authenticated, ctx);
     participantSearchRoutes(authenticated, ctx);
+    participantEnrolmentRoutes(authenticated, ctx);
     formsListRoutes(authenticated, ctx);
     instancesListRoutes(authenticated, ctx);
     definitionRoutes(authenticated, ctx);
@@ -244,6 +247,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     consentDocumentRoutes(authenticated, ctx, { mailer });
     listUsersRoutes(authenticated, ctx);
     editUserRoutes(authenticated, ctx);
+    staffRoutes(authenticated, ctx, { accountMail, background: backgroundTasks });
     eventRoutes(authenticated, ctx);
     announcementRoutes(authenticated, ctx);
     onboardingRoutes(authenticated, ctx);

@@ -26,6 +26,10 @@ import {
   type BackupCommand,
 } from "./backup-commands.ts";
 import { CONSENT_USAGE, runConsentCommand } from "./consent-commands.ts";
+import { STUDY_USAGE, runStudyCommand } from "./study-commands.ts";
+import { USER_USAGE, runUserCommand } from "./user-commands.ts";
+import { PARTICIPANT_USAGE, runParticipantCommand } from "./participant-commands.ts";
+import { ADMIN_USAGE, runAdminCommand } from "./admin-commands.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { readEnv } from "../env.ts";
@@ -65,6 +69,14 @@ A slug the study already has gets a new definition version instead of a new inst
 
 ${CONSENT_USAGE}
 
+${ADMIN_USAGE}
+
+${STUDY_USAGE}
+
+${USER_USAGE}
+
+${PARTICIPANT_USAGE}
+
 ${AUDIT_USAGE}
 
 ${BACKUP_USAGE}
@@ -103,6 +115,11 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   if (argv[0] === "consent") {
     return runConsentCommand(argv.slice(1), output, { handle: options.database, open: openMigrated });
   }
+  const database = { handle: options.database, open: openMigrated };
+  if (argv[0] === "study") return runStudyCommand(argv.slice(1), output, database);
+  if (argv[0] === "user") return runUserCommand(argv.slice(1), output, database);
+  if (argv[0] === "participant") return runParticipantCommand(argv.slice(1), output, database);
+  if (argv[0] === "admin") return runAdminCommand(argv.slice(1), output, database);
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(argv);

@@ -1,0 +1,16 @@
+/**
+ * `clinro admin ...`: see ADMIN_USAGE.
+ */
+import type { DatabaseHandle } from "../db/client.ts";
+import type { CliOutput } from "./run-cli.ts";
+
+export const ADMIN_USAGE = "";
+
+export async function runAdminCommand(
+  _argv: string[],
+  output: CliOutput,
+  _database: { handle?: DatabaseHandle; open: () => Promise<DatabaseHandle> },
+): Promise<number> {
+  output.err("Not available yet.");
+  return 2;
+}
