@@ -5,6 +5,7 @@
  * writes queued offline for that participant name it until its id is known.
  */
 import * as z from "zod/mini";
+import { errorBody } from "./errors.ts";
 import { participantGender, participantResponse } from "./participant.ts";
 
 export const SUBJECT_ID_MAX_LENGTH = 64;
@@ -66,3 +67,77 @@ export const enrolParticipantResponse = z.extend(participantResponse, {
   email: z.nullable(z.string()),
 });
 export type EnrolParticipantResponse = z.infer<typeof enrolParticipantResponse>;
+
+/** PATCH /control/studies/{studyId}/sites/{siteId}/participants/{participantId}: every field again. */
+export const editParticipantRequest = participantFields;
+export type EditParticipantRequest = z.infer<typeof editParticipantRequest>;
+
+/** The most rows one CSV import holds (a site's list; a larger one is cut into files). */
+export const PARTICIPANT_IMPORT_MAX_ROWS = 5000;
+/** The most characters of CSV text one import sends (well under the 1 MiB request limit). */
+export const PARTICIPANT_IMPORT_MAX_CHARS = 900_000;
+/** The CSV's columns, in the header's names (docs/participant-import.md). */
+export const PARTICIPANT_CSV_COLUMNS = [
+  "subject_id",
+  "first_name",
+  "last_name",
+  "date_of_birth",
+  "gender",
+  "email",
+] as const;
+
+/**
+ * POST /control/studies/{studyId}/sites/{siteId}/participants/import: a site's CSV
+ * (docs/participant-import.md) as JSON text. A dry run checks it and says what it would create;
+ * otherwise it creates every row or, when any row is bad, none.
+ */
+export const participantImportRequest = z.object({
+  csv: z
+    .string({ error: "csv is required: the file's text" })
+    .check(
+      z.minLength(1, "csv must not be empty"),
+      z.maxLength(
+        PARTICIPANT_IMPORT_MAX_CHARS,
+        `csv must be at most ${PARTICIPANT_IMPORT_MAX_CHARS} characters`,
+      ),
+    ),
+  dry_run: z._default(z.boolean({ error: "dry_run must be true or false" }), false),
+});
+export type ParticipantImportRequest = z.input<typeof participantImportRequest>;
+
+/** One row of the file as it was (or would be) created. */
+export const participantImportRow = z.object({
+  /** The row's line in the file (the header is line 1). */
+  line: z.number().check(z.int(), z.positive()),
+  subject_id: z.string(),
+  fname: z.string(),
+  lname: z.string(),
+  /** The participant made, or null in a dry run. */
+  id: z.nullable(z.number().check(z.int())),
+});
+export type ParticipantImportRow = z.infer<typeof participantImportRow>;
+
+export const participantImportResponse = z.object({
+  dry_run: z.boolean(),
+  /** How many participants were (or, in a dry run, would be) created: every row of the file. */
+  created: z.number().check(z.int(), z.nonnegative()),
+  participants: z.array(participantImportRow),
+});
+export type ParticipantImportResponse = z.infer<typeof participantImportResponse>;
+
+/** A bad row: its line, its subject id as written, and each problem by column. */
+export const participantImportBadRow = z.object({
+  line: z.number().check(z.int(), z.positive()),
+  subject_id: z.string(),
+  issues: z.array(z.object({ field: z.string(), message: z.string() })),
+});
+export type ParticipantImportBadRow = z.infer<typeof participantImportBadRow>;
+
+/**
+ * The import's 400: the error body; when the file itself was read, `bad_rows` names every bad
+ * row (and `issues` repeats each problem with the path csv[line].column). Nothing was created.
+ */
+export const participantImportRefusal = z.extend(errorBody, {
+  bad_rows: z.optional(z.array(participantImportBadRow)),
+});
+export type ParticipantImportRefusal = z.infer<typeof participantImportRefusal>;
