@@ -38,8 +38,12 @@ const envSchema = z
       .int()
       .positive()
       .default(12 * 60 * 60),
-    /** 'demo' seeds the demo site into an empty database; 'none' seeds nothing. */
-    SEED: z.enum(["demo", "none"]).default("demo"),
+    /**
+     * 'demo' seeds the demo site (its accounts have a published password) into an empty database;
+     * 'none' seeds nothing. Unset: the demo on the embedded database, nothing with DATABASE_URL,
+     * so that a real PostgreSQL never gets the demo accounts by accident (seedChoice).
+     */
+    SEED: z.enum(["demo", "none"]).optional(),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
     LOGIN_WINDOW_S: z.coerce
       .number()
@@ -99,4 +103,9 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
     throw new Error(`Invalid environment:\n  ${problems.join("\n  ")}`);
   }
   return parsed.data;
+}
+
+/** What an empty database is seeded with: SEED, else the demo on the embedded database only. */
+export function seedChoice(env: Pick<ServerEnv, "SEED" | "DATABASE_URL">): "demo" | "none" {
+  return env.SEED ?? (env.DATABASE_URL ? "none" : "demo");
 }

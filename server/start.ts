@@ -7,14 +7,26 @@ import { loadSigningSecret, createTokenSigner } from "./auth/tokens.ts";
 import { buildApp } from "./app.ts";
 import { openDatabase, type DatabaseOptions } from "./db/client.ts";
 import { users } from "./db/schema.ts";
-import { DEMO_PENDING_ACCOUNT, isDatabaseEmpty, seedDemo } from "./seed/demo.ts";
+import {
+  DEMO_ACCOUNTS,
+  DEMO_PARTICIPANTS_PER_STUDY,
+  DEMO_PASSWORD,
+  DEMO_PENDING_ACCOUNT,
+  DEMO_STUDIES,
+  isDatabaseEmpty,
+  seedDemo,
+} from "./seed/demo.ts";
 import { mailDemoVisitInvitations } from "./seed/demo-visits.ts";
 import { sendActivationMail } from "./users/account-mail.ts";
-import type { ServerEnv } from "./env.ts";
+import { seedChoice, type ServerEnv } from "./env.ts";
 import { videoSettingsFrom } from "./visits/video-settings.ts";
 import { importFilesFromDisk } from "./files/file-store.ts";
 import path from "node:path";
 import { errorSummary } from "./http/error-summary.ts";
+
+/** What a server on an empty, unseeded database says: the one command that makes it usable. */
+export const FIRST_ADMINISTRATOR_HINT =
+  "No user yet. Create the first administrator with: npm run clinro -- admin create --email E --name N";
 
 export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
   return env.DATABASE_URL
@@ -24,9 +36,14 @@ export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
 
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   const handle = await openDatabase(database);
-  await handle.migrate();
-  const seeded = env.SEED === "demo" && (await isDatabaseEmpty(handle.db));
-  if (seeded) await seedDemo(handle.db);
+  const seed = seedChoice(env);
+  // Under the start-up lock: of servers starting together on one empty database, one seeds and
+  // the others find it seeded (or, unseeded, all find it without users).
+  const { seeded, withoutUsers } = await handle.startUp(async () => {
+    const empty = await isDatabaseEmpty(handle.db);
+    if (empty && seed === "demo") await seedDemo(handle.db);
+    return { seeded: empty && seed === "demo", withoutUsers: empty && seed === "none" };
+  });
   // Files kept on this server's disk before they moved into the database (migration 0013).
   const diskImport = await importFilesFromDisk(handle.db, env.DATA_DIR);
   await handle.startMaintenance();
@@ -50,6 +67,16 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
     },
     { logLevel: env.LOG_LEVEL },
   );
+  if (seeded) {
+    const created =
+      `Seeded the demo site (SEED=demo): ${DEMO_STUDIES.length} studies (${DEMO_STUDIES.map((study) => study.name).join(", ")}) ` +
+      `with ${DEMO_PARTICIPANTS_PER_STUDY} participants each, and ${DEMO_ACCOUNTS.length} accounts ` +
+      `(${DEMO_ACCOUNTS.map((account) => account.username).join(", ")}) whose password is the published "${DEMO_PASSWORD}".`;
+    // On a real PostgreSQL the demo is asked for explicitly: say loudly what it put there.
+    if (env.DATABASE_URL) app.log.warn(`${created} This database is for trying the portal, never for real data.`);
+    else app.log.info(created);
+  }
+  if (withoutUsers) app.log.warn(FIRST_ADMINISTRATOR_HINT);
   if (diskImport.imported > 0) {
     app.log.info(`${diskImport.imported} uploaded files copied from ${env.DATA_DIR}/files into the database`);
   }

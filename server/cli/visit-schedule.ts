@@ -3,12 +3,10 @@
  * coordinator's POST would, and mails the participant the join link (the same mailer settings as
  * the server: SMTP_URL, else an .eml file in DATA_DIR/mail). Prints the visit and the link.
  */
-import path from "node:path";
 import { VISIT_DURATION_MAX } from "../../core/contracts/visits.ts";
 import type { DatabaseHandle } from "../db/client.ts";
-import { readEnv } from "../env.ts";
 import { HttpError } from "../http/errors.ts";
-import { createMailer } from "../mail/mailer.ts";
+import { mailFromEnv } from "./cli-mail.ts";
 import type { AccountMailDeps } from "../users/account-mail.ts";
 import { sendVisitInvitation } from "../visits/visit-invitations.ts";
 import { scheduleVisit } from "../visits/visit-records.ts";
@@ -78,16 +76,6 @@ export function parseVisitSchedule(values: VisitArgs): VisitScheduleCommand | st
     isRecorded: values.recorded ?? false,
     isAdhoc: values.adhoc ?? false,
   };
-}
-
-/** The server's mailer and public URL, from the environment. */
-function mailFromEnv(): Pick<AccountMailDeps, "mailer" | "publicUrl"> {
-  const env = readEnv();
-  const mailer = createMailer(
-    { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, dropDir: path.join(env.DATA_DIR, "mail") },
-    { info: () => {} },
-  );
-  return { mailer, publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` };
 }
 
 export async function runVisitSchedule(

@@ -52,6 +52,13 @@ export type DatabaseHandle = {
   /** Applies pending migrations; safe to call from several processes at once. */
   migrate: () => Promise<void>;
   /**
+   * Applies pending migrations, then runs `afterMigrations` (a first seeding), both under the
+   * start-up lock: of several processes starting together on one empty database, one migrates
+   * and seeds while the others wait, then find it done. PostgreSQL takes an advisory lock for
+   * it; PGlite serves one process at a time anyway (pglite-lock.ts).
+   */
+  startUp: <T>(afterMigrations: () => Promise<T>) => Promise<T>;
+  /**
    * Keeps the planner's statistics fresh: PostgreSQL's autovacuum does it, PGlite has none, so
    * for PGlite this runs ANALYZE now and every PGLITE_ANALYZE_INTERVAL_MS. Without statistics
    * the planner reads a site's participants in full instead of using the search indexes.
@@ -63,7 +70,7 @@ export type DatabaseHandle = {
 export const PGLITE_ANALYZE_INTERVAL_MS = 10 * 60 * 1000;
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
-/** Any fixed number: the advisory lock that serialises migrations across server processes. */
+/** Any fixed number: the advisory lock that serialises start-ups across server processes. */
 const MIGRATION_LOCK_ID = 7_357_001;
 
 export type DatabaseOptions =
@@ -78,6 +85,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       onnotice: () => {},
     });
     const db = drizzlePostgres({ client, schema }) as unknown as Database;
+    // The lock is a session's: one reserved connection takes it, runs everything, releases it.
+    const startUp = async <T,>(afterMigrations: () => Promise<T>): Promise<T> => {
+      const lockConnection = await client.reserve();
+      try {
+        await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+        try {
+          await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder });
+          return await afterMigrations();
+        } finally {
+          await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
+        }
+      } finally {
+        lockConnection.release();
+      }
+    };
     return {
       db,
       kind: "postgres",
@@ -90,16 +112,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
           await client.notify(channel, payload);
         },
       },
-      async migrate() {
-        const lockConnection = await client.reserve();
-        try {
-          await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
-          await migratePostgres(drizzlePostgres({ client, schema }), { migrationsFolder });
-        } finally {
-          await lockConnection`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`;
-          lockConnection.release();
-        }
-      },
+      migrate: () => startUp(async () => {}),
+      startUp,
       startMaintenance: async () => {},
       close: () => client.end({ timeout: 5 }),
     };
@@ -123,6 +137,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     db: pgliteDb as unknown as Database,
     kind: "pglite",
     migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    async startUp(afterMigrations) {
+      await migratePglite(pgliteDb, { migrationsFolder });
+      return afterMigrations();
+    },
     async startMaintenance() {
       await client.exec("analyze");
       analyzeTimer ??= setInterval(() => {

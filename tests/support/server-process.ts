@@ -15,6 +15,8 @@ export type ServerProcess = {
   dataDir: string;
   /** Whether stopping removes dataDir (a folder the process made for itself). */
   ownsDataDir: boolean;
+  /** What it printed on standard output (its log), when started with captureOutput. */
+  output: string[];
 };
 
 export async function freePort() {
@@ -41,7 +43,7 @@ async function waitUntilHealthy(url: string, child: ChildProcess) {
 /**
  * Starts `node server/main.ts` with the demo seed: on databaseUrl when given, else on PGlite in
  * the data directory (dataDir, kept; else a fresh temporary one, removed when it stops). `env`
- * adds or overrides variables.
+ * adds or overrides variables (an empty value unsets one: `SEED: ""` leaves the default).
  */
 export async function startServerProcess(options: {
   databaseUrl?: string;
@@ -49,6 +51,8 @@ export async function startServerProcess(options: {
   port?: number;
   dataDir?: string;
   env?: Record<string, string>;
+  /** Keep its standard output (the log) in `output`. */
+  captureOutput?: boolean;
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   const ownsDataDir = options.dataDir === undefined;
@@ -70,8 +74,10 @@ export async function startServerProcess(options: {
       AGORA_APP_CERTIFICATE: "",
       ...options.env,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", options.captureOutput ? "pipe" : "ignore", "inherit"],
   });
+  const output: string[] = [];
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk));
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitUntilHealthy(url, child);
@@ -79,7 +85,7 @@ export async function startServerProcess(options: {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
-  return { url, child, dataDir, ownsDataDir };
+  return { url, child, dataDir, ownsDataDir, output };
 }
 
 export async function stopServerProcess(server: ServerProcess | undefined) {
