@@ -7,6 +7,7 @@ import { removeDraft } from "./drafts.ts";
 import { drainOutbox, type DrainDependencies, type DrainOptions, type DrainReport } from "./drain.ts";
 import { indexedDbOutboxStore } from "./outbox-store.ts";
 import { indexedDbSessionTokens } from "./session-tokens.ts";
+import { indexedDbParticipantIds } from "./participant-id-store.ts";
 
 export const FLUSH_LOCK_NAME = "clinro-outbox-flush";
 export const BACKGROUND_SYNC_TAG = "clinro-outbox";
@@ -16,6 +17,7 @@ export function outboxDrainDependencies(): DrainDependencies {
     store: indexedDbOutboxStore,
     tokens: indexedDbSessionTokens,
     send: (item, token) => sendOutboxItem(item, token),
+    participantIds: indexedDbParticipantIds,
     onDelivered: async (item) => {
       if (item.draftKey) await removeDraft(item.draftKey);
     },

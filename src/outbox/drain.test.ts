@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from "vitest";
 import type { SendOutcome } from "./send-item.ts";
 import { RETRY_BASE_MS } from "./backoff.ts";
-import { NOT_SENT_OFFLINE, drainOutbox, type DrainDependencies } from "./drain.ts";
+import {
+  ENROLMENT_ANSWER_UNREADABLE,
+  NOT_SENT_OFFLINE,
+  PARTICIPANT_NEVER_ENROLLED,
+  drainOutbox,
+  type DrainDependencies,
+} from "./drain.ts";
+import { memoryParticipantIds } from "./provisional-participants.ts";
 import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 import type { OutboxStore } from "./outbox-store.ts";
@@ -446,5 +453,190 @@ describe("sending side by side", () => {
     expect(report.offline).toBe(true);
     expect(report.delivered).toEqual(items.slice(1, 4).map((item) => item.id));
     expect(outbox.records.has(items[4]!.id) && outbox.records.has(items[5]!.id)).toBe(true);
+  });
+});
+
+describe("offline enrolment: writes for a participant the server does not know yet", () => {
+  const PROVISIONAL = -4321;
+  const SERVER_ID = 77;
+  const CLIENT_ID = "6f1b6c4e-2a1c-4b8e-9d7e-1f2a3b4c5d6e";
+  const at = { ...ALICE, studyId: 1, siteId: 2, participantId: PROVISIONAL };
+
+  const enrolment = (createdAt = NOW - 100) =>
+    makeOutboxItem(
+      {
+        kind: "enrolment",
+        label: "S-1",
+        request: {
+          method: "POST",
+          path: "/control/studies/1/sites/2/participants",
+          body: { type: "json", value: { subject_id: "S-1", client_id: CLIENT_ID } },
+        },
+      },
+      at,
+      createdAt,
+    );
+  const photoFor = (waitsFor: OutboxItem, createdAt = NOW - 50) => ({
+    ...makeOutboxItem(
+      uploadWrite(
+        { bytes: new ArrayBuffer(3), type: "image/jpeg" },
+        {
+          file_name: "p.jpeg",
+          module_name: "clinro",
+          participant_id: PROVISIONAL,
+        },
+      ),
+      at,
+      createdAt,
+    ),
+    dependsOn: [waitsFor.id],
+  });
+  const submissionFor = (waitsFor: OutboxItem[], createdAt = NOW - 40) =>
+    makeOutboxItem(
+      {
+        kind: "submission",
+        label: "HAM-D",
+        dependsOn: waitsFor.map((item) => item.id),
+        request: {
+          method: "POST",
+          path: `/control/clinro/participant/${PROVISIONAL}/instruments/5/submission`,
+          body: { type: "json", value: [{ instance_id: "made-up", completed_by: 1 }] },
+        },
+      },
+      at,
+      createdAt,
+    );
+  const enrolled = (status = 201): SendOutcome => ({
+    kind: "answered",
+    status,
+    message: "created",
+    body: { id: SERVER_ID, client_id: CLIENT_ID },
+  });
+
+  it("sends the enrolment first, then its participant's writes rewritten with the server's id", async () => {
+    const enrol = enrolment();
+    const photo = photoFor(enrol);
+    const submission = submissionFor([enrol, photo]);
+    const ids = memoryParticipantIds();
+    const seen: OutboxItem[] = [];
+    const { deps, outbox } = setup([submission, photo, enrol], (item) =>
+      item.kind === "enrolment" ? enrolled() : answered(201),
+    );
+    deps.participantIds = ids;
+    deps.send = vi.fn(async (item: OutboxItem) => {
+      seen.push(item);
+      return item.kind === "enrolment" ? enrolled() : answered(201);
+    });
+    const report = await drainOutbox(deps);
+    expect(seen.map((item) => item.id)).toEqual([enrol.id, photo.id, submission.id]);
+    expect(report.delivered).toEqual([enrol.id, photo.id, submission.id]);
+    expect(outbox.records.size).toBe(0);
+    expect(ids.entries.get(PROVISIONAL)).toEqual({ participantId: SERVER_ID, clientId: CLIENT_ID });
+    const [, sentPhoto, sentSubmission] = seen;
+    expect(sentPhoto!.participantId).toBe(SERVER_ID);
+    expect(sentPhoto!.request.body).toMatchObject({ fields: { participant_id: String(SERVER_ID) } });
+    expect(sentSubmission!.request.path).toBe(
+      `/control/clinro/participant/${SERVER_ID}/instruments/5/submission`,
+    );
+  });
+
+  it("never sends a write holding a provisional id while the enrolment has not gone through", async () => {
+    const enrol = enrolment();
+    const submission = submissionFor([enrol]);
+    const { deps, sent, outbox } = setup([enrol, submission], () => offline);
+    deps.participantIds = memoryParticipantIds();
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([enrol.id]);
+    expect(outbox.records.get(submission.id)!.request.path).toContain(String(PROVISIONAL));
+  });
+
+  it("keeps a refused enrolment and the writes waiting for it, and sends none of them", async () => {
+    const enrol = enrolment();
+    const photo = photoFor(enrol);
+    const submission = submissionFor([enrol, photo]);
+    const { deps, sent, outbox } = setup([enrol, photo, submission], () => answered(409, "subject id taken"));
+    deps.participantIds = memoryParticipantIds();
+    const report = await drainOutbox(deps);
+    await drainOutbox(deps, { ignoreBackoff: true });
+    expect(sent.map((entry) => entry.id)).toEqual([enrol.id]);
+    expect(report.refused).toEqual([enrol.id]);
+    expect(outbox.records.get(enrol.id)).toMatchObject({ state: "failed", lastError: { status: 409 } });
+    expect(outbox.records.get(photo.id)!.state).toBe("pending");
+    expect(outbox.records.get(submission.id)!.state).toBe("pending");
+  });
+
+  it("rewrites the waiting writes in the store before the enrolment leaves it", async () => {
+    const enrol = enrolment();
+    const submission = submissionFor([enrol]);
+    const ids = memoryParticipantIds();
+    const { deps, outbox } = setup([enrol, submission], (item) =>
+      item.kind === "enrolment" ? enrolled() : answered(503),
+    );
+    deps.participantIds = ids;
+    await drainOutbox(deps);
+    expect(outbox.records.has(enrol.id)).toBe(false);
+    const kept = outbox.records.get(submission.id)!;
+    expect(kept.participantId).toBe(SERVER_ID);
+    expect(kept.request.path).toBe(`/control/clinro/participant/${SERVER_ID}/instruments/5/submission`);
+  });
+
+  it("sends a write queued after the enrolment left the outbox with the id the map recorded", async () => {
+    const submission = submissionFor([]);
+    const { deps, sent } = setup([submission], () => answered(201));
+    deps.participantIds = memoryParticipantIds({
+      [PROVISIONAL]: { participantId: SERVER_ID, clientId: CLIENT_ID },
+    });
+    const paths: string[] = [];
+    deps.send = vi.fn(async (item: OutboxItem, token: string) => {
+      sent.push({ id: item.id, token });
+      paths.push(item.request.path);
+      return answered(201);
+    });
+    await drainOutbox(deps);
+    expect(paths).toEqual([`/control/clinro/participant/${SERVER_ID}/instruments/5/submission`]);
+  });
+
+  it("fails, without sending, a write for a provisional participant no enrolment names", async () => {
+    const submission = submissionFor([]);
+    const { deps, sent, outbox } = setup([submission], () => answered(201));
+    deps.participantIds = memoryParticipantIds();
+    const report = await drainOutbox(deps);
+    expect(sent).toEqual([]);
+    expect(report.refused).toEqual([submission.id]);
+    expect(outbox.records.get(submission.id)).toMatchObject({
+      state: "failed",
+      lastError: { message: PARTICIPANT_NEVER_ENROLLED },
+    });
+  });
+
+  it("keeps an enrolment whose answer does not name the participant it sent", async () => {
+    const enrol = enrolment();
+    const { deps, outbox } = setup([enrol], () => answered(201));
+    deps.participantIds = memoryParticipantIds();
+    await drainOutbox(deps);
+    expect(outbox.records.get(enrol.id)).toMatchObject({
+      state: "failed",
+      lastError: { message: ENROLMENT_ANSWER_UNREADABLE },
+    });
+  });
+
+  it("sends a repeated enrolment with the same Idempotency-Key, and records the id the replay names", async () => {
+    const enrol = enrolment();
+    const submission = submissionFor([enrol]);
+    const ids = memoryParticipantIds();
+    let first = true;
+    const { deps, sent } = setup([enrol, submission], (item) => {
+      if (item.kind !== "enrolment") return answered(201);
+      if (first) {
+        first = false;
+        return answered(503);
+      }
+      return enrolled(201);
+    });
+    deps.participantIds = ids;
+    await drainOutbox(deps);
+    await drainOutbox(deps, { ignoreBackoff: true });
+    expect(sent.map((entry) => entry.id)).toEqual([enrol.id, enrol.id, submission.id]);
+    expect(ids.entries.get(PROVISIONAL)?.participantId).toBe(SERVER_ID);
   });
 });

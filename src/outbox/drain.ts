@@ -12,13 +12,26 @@
  * - 5xx, 408, 429 and network errors are retried with backoff; a network error ends the round;
  * - a 401 marks that user's token rejected: their items wait for them to sign in again;
  * - any other 4xx marks the item failed: kept and shown, never retried blindly;
- * - each item goes with the token of the user who made it; nothing is dropped for its age.
+ * - each item goes with the token of the user who made it; nothing is dropped for its age;
+ * - offline enrolment (provisional-participants.ts): an item naming a provisional participant is
+ *   sent only once the server has enrolled them, rewritten with their id; the id an enrolment's
+ *   answer gives is recorded in the durable map and the waiting items rewritten before the
+ *   enrolment leaves the outbox; an item whose participant was never enrolled is failed, never
+ *   sent with a provisional id.
  */
 import type { SendOutcome } from "./send-item.ts";
 import { retryDelayMs, verdictForStatus } from "./backoff.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 import type { OutboxStore } from "./outbox-store.ts";
 import { usableToken, type SessionTokens } from "./session-tokens.ts";
+import {
+  clientIdOfEnrolment,
+  enrolledParticipantOf,
+  isProvisionalParticipantId,
+  memoryParticipantIds,
+  withEnrolledParticipant,
+  type ParticipantIdMap,
+} from "./provisional-participants.ts";
 
 export type DrainDependencies = {
   store: OutboxStore;
@@ -30,6 +43,8 @@ export type DrainDependencies = {
   onDelivered?: (item: OutboxItem) => Promise<void>;
   /** How many lanes send at once; DRAIN_CONCURRENCY unless told. */
   concurrency?: number;
+  /** Provisional participant ids and the server ids they were given (memory unless told). */
+  participantIds?: ParticipantIdMap;
 };
 
 /** Small: a clinic's connection is shared, and the server serves other sites too. */
@@ -65,6 +80,7 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
     offline: false,
   };
   const rejectedUsers = new Set<number>();
+  const participantIds = deps.participantIds ?? memoryParticipantIds();
   const items = await deps.store.list();
   const remaining = new Set(items.map((item) => item.id));
 
@@ -85,8 +101,59 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
   /** Items of this round not yet answered (or skipped): a dependent waits for them. */
   const unsettled = new Set([...lanes.values()].flat().map((item) => item.id));
 
+  /**
+   * The item as it may be sent: with its provisional participant's server id; `wait` while their
+   * enrolment is still in the outbox, `unknown` when no enrolment will ever name them.
+   */
+  const resolveParticipant = async (item: OutboxItem): Promise<OutboxItem | "wait" | "unknown"> => {
+    if (item.kind === "enrolment" || !isProvisionalParticipantId(item.participantId)) return item;
+    const provisionalId = item.participantId;
+    const enrolled = await participantIds.get(provisionalId);
+    if (enrolled) {
+      const resolved = withEnrolledParticipant(item, enrolled.participantId);
+      // Stored before it is sent: every send of one Idempotency-Key must be the same request.
+      await deps.store.update(item.id, (current) => withEnrolledParticipant(current, enrolled.participantId));
+      return resolved;
+    }
+    const isItsEnrolment = (other: OutboxItem) =>
+      other.kind === "enrolment" && other.participantId === provisionalId;
+    // This round's list first; the store only when the enrolment is not in it (revised meanwhile).
+    if (items.some((other) => isItsEnrolment(other) && remaining.has(other.id))) return "wait";
+    return (await deps.store.list()).some(isItsEnrolment) ? "wait" : "unknown";
+  };
+
+  /**
+   * A delivered enrolment: its participant's id is recorded, then the items waiting for it are
+   * rewritten with it; false when the answer does not name the participant sent.
+   */
+  const recordEnrolment = async (item: OutboxItem, body: unknown): Promise<boolean> => {
+    const clientId = clientIdOfEnrolment(item);
+    const enrolled = clientId === undefined ? undefined : enrolledParticipantOf(body, clientId);
+    if (!enrolled || !isProvisionalParticipantId(item.participantId)) return false;
+    const provisionalId = item.participantId;
+    await participantIds.set(provisionalId, enrolled);
+    for (const waiting of await deps.store.list()) {
+      if (waiting.kind === "enrolment" || waiting.participantId !== provisionalId) continue;
+      await deps.store.update(waiting.id, (current) =>
+        withEnrolledParticipant(current, enrolled.participantId),
+      );
+    }
+    return true;
+  };
+
   /** Sends one item and records the outcome (a network error marks the round offline). */
-  const sendOne = async (item: OutboxItem): Promise<void> => {
+  const sendOne = async (queued: OutboxItem): Promise<void> => {
+    const item = await resolveParticipant(queued);
+    if (item === "wait") return;
+    if (item === "unknown") {
+      await deps.store.update(queued.id, (current) => ({
+        ...current,
+        state: "failed",
+        lastError: { kind: "http", message: PARTICIPANT_NEVER_ENROLLED, at: now() },
+      }));
+      report.refused.push(queued.id);
+      return;
+    }
     const token = rejectedUsers.has(item.userId)
       ? undefined
       : usableToken(await deps.tokens.get(item.userId), now());
@@ -112,7 +179,19 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
 
     const verdict = verdictForStatus(outcome.status);
     const lastError = { kind: "http" as const, status: outcome.status, message: outcome.message, at };
-    if (verdict === "delivered") {
+    if (
+      verdict === "delivered" &&
+      item.kind === "enrolment" &&
+      !(await recordEnrolment(item, outcome.body))
+    ) {
+      await deps.store.update(item.id, (current) => ({
+        ...current,
+        attempts: current.attempts + 1,
+        state: "failed",
+        lastError: { ...lastError, message: ENROLMENT_ANSWER_UNREADABLE },
+      }));
+      report.refused.push(item.id);
+    } else if (verdict === "delivered") {
       await deps.store.remove(item.id);
       remaining.delete(item.id);
       report.delivered.push(item.id);
@@ -198,6 +277,13 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
   }
   return report;
 }
+
+/** The error of an item for a provisional participant whose enrolment is on no device's outbox. */
+export const PARTICIPANT_NEVER_ENROLLED =
+  "Not sent: the participant it was recorded for was never enrolled from this device";
+
+/** The error of an enrolment whose 2xx answer did not name the participant it sent. */
+export const ENROLMENT_ANSWER_UNREADABLE = "The server's answer did not name the enrolled participant";
 
 /** The error an item gets when a network error ended its round before its turn. */
 export const NOT_SENT_OFFLINE = "Not sent: the connection was lost before its turn";

@@ -19,8 +19,16 @@ vi.mock("./outbox-store.ts", async (importOriginal) => {
   };
 });
 
-const { enqueueSubmissionWithUploads, enqueueWrite, eventsWrite, setFlushRequester, uploadWrite } =
-  await import("./enqueue.ts");
+const {
+  enqueueEnrolment,
+  enqueueSubmissionWithUploads,
+  enqueueWrite,
+  eventsWrite,
+  reviseEnrolment,
+  setFlushRequester,
+  uploadWrite,
+} = await import("./enqueue.ts");
+const { indexedDbParticipantIds } = await import("./participant-id-store.ts");
 const { listItems, removeItem } = await import("./outbox-store.ts");
 
 const context = { userId: 7, username: "c@demo.test", participantId: 3 };
@@ -68,5 +76,70 @@ describe("enqueueing into a store that refuses", () => {
     refusal.afterPuts = 0;
     await expect(enqueueWrite(eventsWrite([{ type: "seen" }], "seen"), context)).rejects.toThrow(/Blob/);
     expect(await listItems()).toEqual([]);
+  });
+});
+
+describe("enqueueing for a participant enrolled offline", () => {
+  const enrolmentWrite = (subjectId: string) => ({
+    kind: "enrolment" as const,
+    label: subjectId,
+    request: {
+      method: "POST" as const,
+      path: "/control/studies/1/sites/2/participants",
+      body: { type: "json" as const, value: { subject_id: subjectId, client_id: crypto.randomUUID() } },
+    },
+  });
+  const clinician = { userId: 7, username: "c@demo.test", studyId: 1, siteId: 2 };
+
+  it("queues the enrolment under a new provisional id, and later writes wait for it", async () => {
+    const enrolment = await enqueueEnrolment(enrolmentWrite("S-1"), clinician);
+    expect(enrolment.participantId).toBeLessThan(0);
+    const at = { ...clinician, participantId: enrolment.participantId };
+    const queued = await enqueueSubmissionWithUploads([photo("a.jpeg")], submission, at);
+    const event = await enqueueWrite(eventsWrite([{ type: "seen" }], "seen"), at);
+    const [upload] = (await listItems()).filter((item) => item.kind === "upload");
+    expect(queued.dependsOn).toContain(enrolment.id);
+    expect(upload!.dependsOn).toEqual([enrolment.id]);
+    expect(event.dependsOn).toEqual([enrolment.id]);
+  });
+
+  it("gives a write the server's id once the enrolment has been delivered", async () => {
+    await indexedDbParticipantIds.set(-99, { participantId: 41, clientId: "x" });
+    const item = await enqueueWrite(
+      uploadWrite(
+        { bytes: new ArrayBuffer(1), type: "image/png" },
+        {
+          file_name: "p.png",
+          module_name: "clinro",
+          participant_id: -99,
+        },
+      ),
+      { ...clinician, participantId: -99 },
+    );
+    expect(item.participantId).toBe(41);
+    expect(item.request.body).toMatchObject({ fields: { participant_id: "41" } });
+    expect(item.dependsOn).toEqual([]);
+  });
+
+  it("refuses a write for a provisional participant no enrolment names", async () => {
+    await expect(
+      enqueueWrite(eventsWrite([{ type: "seen" }], "seen"), { ...clinician, participantId: -12345 }),
+    ).rejects.toThrow(/No enrolment/);
+    expect(await listItems()).toEqual([]);
+  });
+
+  it("revises a refused enrolment as a new item the waiting writes now wait for", async () => {
+    const refused = await enqueueEnrolment(enrolmentWrite("TAKEN"), clinician);
+    const waiting = await enqueueWrite(eventsWrite([{ type: "seen" }], "seen"), {
+      ...clinician,
+      participantId: refused.participantId,
+    });
+    const body = { ...(refused.request.body as { value: object }).value, subject_id: "FREE" };
+    const revised = await reviseEnrolment({ ...refused, state: "failed" }, body);
+    const items = await listItems();
+    expect(items.map((item) => item.id)).toEqual([revised.id, waiting.id]);
+    expect(revised).toMatchObject({ participantId: refused.participantId, state: "pending", attempts: 0 });
+    expect(revised.id).not.toBe(refused.id);
+    expect(items[1]!.dependsOn).toEqual([revised.id]);
   });
 });

@@ -5,7 +5,13 @@
 import { postEventsCall } from "../../core/contracts/calls/event-calls.ts";
 import { uploadFileCall } from "../../core/contracts/calls/file-calls.ts";
 import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest, StoredFile } from "./outbox-item.ts";
-import { putItem, removeItem } from "./outbox-store.ts";
+import { listItems, putItem, removeItem, updateItem } from "./outbox-store.ts";
+import { indexedDbParticipantIds } from "./participant-id-store.ts";
+import {
+  isProvisionalParticipantId,
+  newProvisionalParticipantId,
+  withEnrolledParticipant,
+} from "./provisional-participants.ts";
 import type { FileUploadFields } from "../../core/contracts/files.ts";
 import { PLATFORM } from "../../core/contracts/roles.ts";
 
@@ -86,11 +92,75 @@ export function setFlushRequester(requester: FlushRequester) {
   requestFlush = requester;
 }
 
+/**
+ * Items for a participant enrolled offline (a provisional id): with the server's id when their
+ * enrolment has been delivered meanwhile, else waiting for that enrolment. A provisional id no
+ * enrolment of this device names is refused: such an item could never be sent.
+ */
+export async function bindToParticipant(items: OutboxItem[]): Promise<OutboxItem[]> {
+  const provisionalId = items[0]?.participantId;
+  if (!isProvisionalParticipantId(provisionalId)) return items;
+  const enrolled = await indexedDbParticipantIds.get(provisionalId);
+  if (enrolled) return items.map((item) => withEnrolledParticipant(item, enrolled.participantId));
+  const enrolment = (await listItems()).find(
+    (item) => item.kind === "enrolment" && item.participantId === provisionalId,
+  );
+  if (!enrolment) throw new Error(`No enrolment on this device names participant ${provisionalId}.`);
+  return items.map((item) => ({ ...item, dependsOn: [enrolment.id, ...item.dependsOn] }));
+}
+
 export async function enqueueWrite(write: NewWrite, context: WriteContext): Promise<OutboxItem> {
-  const item = makeOutboxItem(await storableWrite(write), context);
+  const [item] = await bindToParticipant([makeOutboxItem(await storableWrite(write), context)]);
+  await putItem(item!);
+  requestFlush();
+  return item!;
+}
+
+/**
+ * A participant added at a site: queued under a new provisional id (provisional-participants.ts),
+ * which the pages use for them until the server has enrolled them. `write` is the enrolment call
+ * with the participant's client_id (src/api/enrolment-api.ts).
+ */
+export async function enqueueEnrolment(
+  write: StorableWrite,
+  context: Omit<WriteContext, "participantId">,
+): Promise<OutboxItem> {
+  const taken = new Set((await listItems()).flatMap((item) => item.participantId ?? []));
+  const participantId = newProvisionalParticipantId(taken);
+  const item = makeOutboxItem({ ...write, kind: "enrolment" }, { ...context, participantId });
   await putItem(item);
   requestFlush();
   return item;
+}
+
+/**
+ * A refused enrolment corrected (e.g. another subject id): a new item replaces it, since the
+ * server keeps an Idempotency-Key to one request, and the writes waiting for the old one wait for
+ * the new one. Same provisional id, same client_id, same place in the queue.
+ */
+export async function reviseEnrolment(refused: OutboxItem, body: unknown): Promise<OutboxItem> {
+  if (refused.kind !== "enrolment") throw new Error("Only an enrolment is revised this way.");
+  const { lastError: _refusal, ...kept } = refused;
+  const revised: OutboxItem = {
+    ...kept,
+    id: crypto.randomUUID(),
+    request: { ...refused.request, body: { type: "json", value: body } },
+    sizeBytes: new Blob([JSON.stringify(body)]).size,
+    attempts: 0,
+    state: "pending",
+    nextAttemptAt: 0,
+  };
+  await putItem(revised);
+  for (const item of await listItems()) {
+    if (!item.dependsOn.includes(refused.id)) continue;
+    await updateItem(item.id, (current) => ({
+      ...current,
+      dependsOn: current.dependsOn.map((id) => (id === refused.id ? revised.id : id)),
+    }));
+  }
+  await removeItem(refused.id);
+  requestFlush();
+  return revised;
 }
 
 /**
@@ -104,11 +174,14 @@ export async function enqueueSubmissionWithUploads(
 ): Promise<OutboxItem> {
   const storable = await Promise.all(uploads.map(storableWrite));
   const uploadItems = storable.map((upload) => makeOutboxItem(upload, context));
-  const submissionItem = makeOutboxItem(
+  const unbound = makeOutboxItem(
     { ...(await storableWrite(submission)), dependsOn: uploadItems.map((upload) => upload.id) },
     context,
     Date.now() + uploadItems.length,
   );
+  const bound = await bindToParticipant([...uploadItems, unbound]);
+  uploadItems.splice(0, uploadItems.length, ...bound.slice(0, -1));
+  const submissionItem = bound.at(-1)!;
   const stored: string[] = [];
   try {
     // Ordered by creation time: the uploads come before the submission.

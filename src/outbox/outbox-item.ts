@@ -5,7 +5,8 @@
  * bytes and type, never as a Blob, because WebKit's private storage (Safari's Private Browsing,
  * every WebDriver session) refuses to store a Blob in IndexedDB.
  */
-export type OutboxKind = "submission" | "consent" | "upload" | "event";
+/** enrolment: a participant added at a site (offline enrolment, provisional-participants.ts). */
+export type OutboxKind = "submission" | "consent" | "upload" | "event" | "enrolment";
 
 /** A file of a multipart body as the outbox keeps it. */
 export type StoredFile = { field: string; fileName: string; type: string; bytes: ArrayBuffer };
@@ -46,6 +47,10 @@ export type OutboxItem = {
   username: string;
   studyId?: number;
   siteId?: number;
+  /**
+   * The participant the item is about: the server's id, or a provisional (negative) id while the
+   * participant's enrolment has not reached the server (provisional-participants.ts).
+   */
   participantId?: number;
   /** What a person recognises: the instrument's or the file's name. */
   label: string;
@@ -56,7 +61,10 @@ export type OutboxItem = {
   state: OutboxState;
   /** Not sent before this time (backoff). */
   nextAttemptAt: number;
-  /** Items that must be delivered first: a submission waits for its uploads. */
+  /**
+   * Items that must be delivered first: a submission waits for its uploads, a write for a
+   * participant enrolled offline waits for their enrolment.
+   */
   dependsOn: string[];
   /** The draft to remove once this item is delivered. */
   draftKey?: string;

@@ -49,6 +49,33 @@ describe("outbox records across app versions", () => {
     expect(await getItem(item.id)).toEqual(item);
   });
 
+  it("reads a version 2 item (before offline enrolment) as it is", async () => {
+    const item = makeOutboxItem(eventsWrite([], "v2"), context, NOW);
+    const read = readOutboxRecord({ ...item, schemaVersion: 2 });
+    expect(read).toEqual({ ok: true, value: item, migratedFrom: 2 });
+  });
+
+  it("reads an enrolment for a provisional participant, which version 2 did not know", async () => {
+    const enrolment = makeOutboxItem(
+      {
+        kind: "enrolment",
+        label: "S-1",
+        request: {
+          method: "POST",
+          path: "/control/studies/1/sites/2/participants",
+          body: { type: "json", value: {} },
+        },
+      },
+      { ...context, participantId: -5 },
+      NOW,
+    );
+    expect(readOutboxRecord({ ...enrolment, schemaVersion: OUTBOX_SCHEMA_VERSION })).toEqual({
+      ok: true,
+      value: enrolment,
+    });
+    expect(readOutboxRecord({ ...enrolment, schemaVersion: 2 }).ok).toBe(false);
+  });
+
   it("drains an item written in the previous (unversioned) shape", async () => {
     const old = previousShape("from before the update");
     await set(old.id, old, rawOutbox);

@@ -13,14 +13,16 @@
  * - 2: a multipart body's files as bytes and type (`{ field, fileName, type, bytes }`), since
  *   WebKit's private storage refuses Blobs. Reading a Blob takes a promise, so an older record
  *   holding files is upgraded by upgradeOutboxRecord (the store writes it back) before it is
- *   read; read as it is, it is not yet readable.
+ *   read; read as it is, it is not yet readable;
+ * - 3: the kind "enrolment" (offline enrolment), and a participantId that may be provisional
+ *   (negative); a version 2 record is read as it is.
  * A draft's record is at version 1 (its value is the caller's: survey-draft.ts keeps its files as
  * bytes and reads the older Map of Blobs).
  */
 import * as z from "zod/mini";
 import type { OutboxItem, StoredFile } from "./outbox-item.ts";
 
-export const OUTBOX_SCHEMA_VERSION = 2;
+export const OUTBOX_SCHEMA_VERSION = 3;
 
 /** An ArrayBuffer of any realm (IndexedDB hands back its clone; a worker's is another realm). */
 export function isArrayBuffer(value: unknown): value is ArrayBuffer {
@@ -83,6 +85,10 @@ const outboxItemV1 = z.extend(outboxItemV0, { schemaVersion: z.literal(1) });
 const outboxItemV2 = z.extend(outboxItemV0, {
   schemaVersion: z.literal(2),
   request: z.extend(outboxItemV0.shape.request, { body: outboxBodyV2 }),
+});
+const outboxItemV3 = z.extend(outboxItemV2, {
+  schemaVersion: z.literal(3),
+  kind: z.enum(["submission", "consent", "upload", "event", "enrolment"]),
 });
 
 const draftV0 = z.object({
@@ -163,7 +169,9 @@ export function readOutboxRecord(raw: unknown): ReadResult<OutboxItem> {
   return readVersioned<OutboxItem>(raw, OUTBOX_SCHEMA_VERSION, {
     0: olderVersion(outboxItemV0),
     1: olderVersion(outboxItemV1),
-    2: (record) => parseWith(outboxItemV2, record, (item) => withoutVersion(item as StoredOutboxItem)),
+    2: (record) =>
+      parseWith(outboxItemV2, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
+    3: (record) => parseWith(outboxItemV3, record, (item) => withoutVersion(item as StoredOutboxItem)),
   });
 }
 

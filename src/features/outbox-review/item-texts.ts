@@ -11,6 +11,7 @@ export const KIND_TEXT: Record<OutboxKind, MessageDescriptor> = {
   consent: msg({ id: "outbox_kind_consent", message: "Consent" }),
   upload: msg({ id: "outbox_kind_upload", message: "File upload" }),
   event: msg({ id: "outbox_kind_event", message: "Event" }),
+  enrolment: msg({ id: "outbox_kind_enrolment", message: "New participant" }),
 };
 
 export const STATUS_TEXT: Record<OutboxItemStatus, MessageDescriptor> = {
