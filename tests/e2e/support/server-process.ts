@@ -18,9 +18,16 @@ const adminUrl = process.env.TEST_DATABASE_URL || undefined;
 export type PortalServer = {
   readonly url: string;
   readonly onPostgres: boolean;
+  /** Its DATA_DIR: the mail it writes without SMTP is under mail/. */
+  readonly dataDir: string;
   start(): Promise<void>;
   /** Stops the process: SIGKILL on PostgreSQL (a crash), SIGTERM on the embedded database. */
   stop(): Promise<void>;
+  /**
+   * Runs `npm run clinro -- ...args` on the server's database, as a site's IT person would. The
+   * embedded database serves one process at a time: there the server is stopped around it.
+   */
+  clinro(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** Runs a count query; on the embedded database the server must be stopped first. */
   count(query: string, params?: unknown[]): Promise<number>;
   dispose(): Promise<void>;
@@ -47,31 +54,59 @@ async function waitUntilHealthy(url: string, process: ChildProcess, timeoutMs = 
 const isRunning = (child: ChildProcess | undefined): child is ChildProcess =>
   child !== undefined && child.exitCode === null && child.signalCode === null;
 
-export async function createPortalServer(port: number): Promise<PortalServer> {
+/**
+ * @param options.seed what an empty database gets (default the demo); "none" starts a site's own
+ *   portal, empty.
+ */
+export async function createPortalServer(
+  port: number,
+  options: { seed?: "demo" | "none" } = {},
+): Promise<PortalServer> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-e2e-"));
   const throwaway = adminUrl ? await createThrowawayDatabase(adminUrl, "e2e") : undefined;
   const databaseUrl = throwaway?.url;
   let child: ChildProcess | undefined;
   const url = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    STATIC_DIR: E2E_STATIC_DIR,
+    SEED: options.seed ?? "demo",
+    LOG_LEVEL: "warn",
+    PUBLIC_URL: url,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: "" }),
+  };
 
   const server: PortalServer = {
     url,
     onPostgres: databaseUrl !== undefined,
+    dataDir,
     async start() {
       child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-        env: {
-          ...process.env,
-          PORT: String(port),
-          HOST: "127.0.0.1",
-          DATA_DIR: dataDir,
-          STATIC_DIR: E2E_STATIC_DIR,
-          SEED: "demo",
-          LOG_LEVEL: "warn",
-          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: "" }),
-        },
+        env,
         stdio: ["ignore", "inherit", "inherit"],
       });
       await waitUntilHealthy(url, child);
+    },
+    async clinro(...args) {
+      const wasRunning = isRunning(child);
+      if (!databaseUrl && wasRunning) await server.stop();
+      try {
+        const command = spawn(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], {
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let stdout = "";
+        let stderr = "";
+        command.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+        command.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+        const code = await new Promise<number | null>((resolve) => command.once("exit", resolve));
+        return { code, stdout, stderr };
+      } finally {
+        if (!databaseUrl && wasRunning) await server.start();
+      }
     },
     async stop() {
       const running = child;
