@@ -18,6 +18,7 @@ import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import { isPermitted } from "../../core/contracts/instrument-permission.ts";
+import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { ROLE_CODE, WITNESS_ROLE } from "../../core/contracts/roles.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
@@ -116,6 +117,20 @@ const consentSuccess = (cell: Cell, ok: number[]) => (cell.location.studyId === 
 /** GAD-118's consent offers nobody: a role holding GAD-118 would be refused as not offered. */
 const notOfferedCell = ({ role, location }: Cell) =>
   location.studyId !== 101 && studyRole(role, location.studyId) !== undefined;
+
+/** Who adds and changes participants: a management role allowing it, or a coordinator of the study. */
+const mayEnrol = ({ role, location }: Cell) =>
+  managementRoleAllows(accountOf(role).role, "participants") ||
+  studyRole(role, location.studyId) === ROLE_CODE.clinicalCoordinator;
+let matrixPeople = 0;
+const matrixPerson = (role: Role, location: Location) => ({
+  subject_id: `MATRIX-${role}-${location.siteId}-${++matrixPeople}`,
+  fname: "Matrix",
+  lname: "Person",
+  date_of_birth: "1980-01-01",
+  gender: null,
+  email: `matrix.${role}@example.test`,
+});
 
 /** Every call that names a study, site, participant, consent, visit, instrument or user. */
 const SPECS: Record<string, Spec> = {
@@ -390,6 +405,43 @@ const SPECS: Record<string, Spec> = {
     level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({ method: "GET", url: "/control/users" }),
+  },
+  enrolParticipantCall: {
+    level: "site",
+    mayAct: mayEnrol,
+    probe: ({ role, location }) => ({
+      method: "POST",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants`,
+      options: json({ ...matrixPerson(role, location), client_id: randomUUID() }),
+    }),
+    success: () => [201],
+  },
+  editParticipantCall: {
+    // Keeps an email address: the consent email row needs one (it runs before these rows).
+    level: "site",
+    mayAct: mayEnrol,
+    probe: ({ role, location, fixture }) => ({
+      method: "PATCH",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants/${fixture.participant.get(location.siteId)}`,
+      options: { body: matrixPerson(role, location) },
+    }),
+  },
+  importParticipantsCall: {
+    level: "site",
+    mayAct: mayEnrol,
+    probe: ({ role, location }) => {
+      const person = matrixPerson(role, location);
+      return {
+        method: "POST",
+        url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants/import`,
+        options: {
+          body: {
+            csv: `subject_id,first_name,last_name,date_of_birth,gender,email\n${person.subject_id},Matrix,Import,1980-01-01,,\n`,
+            dry_run: true,
+          },
+        },
+      };
+    },
   },
 };
 

@@ -46,8 +46,8 @@ export const importParticipantsCall = defineCall({
   method: "POST",
   path: "/control/studies/{studyId}/sites/{siteId}/participants/import",
   summary:
-    "Add a site's participants from a CSV (docs/participant-import.md): a dry run says what it would create; otherwise every row is created, or none when any row is bad (a 400 naming every bad row)",
+    "Add a site's participants from a CSV (docs/participant-import.md): a dry run says what it would create; otherwise every row is created, or none when any row is bad (a 400 naming every bad row); a retired site is a 409",
   params: siteParams,
   body: participantImportRequest,
-  answers: { 200: participantImportResponse, ...REFUSALS, 400: participantImportRefusal },
+  answers: { 200: participantImportResponse, ...REFUSALS, 400: participantImportRefusal, 409: errorBody },
 });
