@@ -16,6 +16,13 @@ export const userListItem = z.object({
   role: userRole,
   /** ISO timestamp, or null for a user who never signed in ('Never Logged In'). */
   last_login: z.nullable(z.string()),
+  /**
+   * Where the account stands (the list says it; the edit call leaves it out): active, invited
+   * (its activation link still works, until invitation_expires_at), invitation_expired,
+   * deactivated.
+   */
+  status: z.optional(z.enum(["active", "invited", "invitation_expired", "deactivated"])),
+  invitation_expires_at: z.optional(z.nullable(z.string())),
 });
 export type UserListItem = z.infer<typeof userListItem>;
 

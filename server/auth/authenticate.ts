@@ -1,8 +1,9 @@
 /**
- * Who is calling: verifies the bearer token, refuses revoked tokens and tokens signed before the
- * user's last password change, and attaches the signed-in user to the request.
+ * Who is calling: verifies the bearer token, refuses revoked tokens, tokens signed before the
+ * user's last password change and every token of a deactivated user, and attaches the signed-in
+ * user to the request.
  */
-import { and, eq, exists, notExists, sql, type Placeholder } from "drizzle-orm";
+import { and, eq, exists, isNull, notExists, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/client.ts";
 import { revokedTokens, users } from "../db/schema.ts";
@@ -63,10 +64,20 @@ async function verifiedToken(request: FastifyRequest, tokens: TokenSigner) {
   return { token, claims };
 }
 
+/** The 401 of every request of a deactivated user (and the 403 of their sign-in says the same). */
+export const USER_DEACTIVATED_MESSAGE =
+  "This account has been deactivated. Ask your administrator to reactivate it.";
+
+function userDeactivated() {
+  return new HttpError(401, USER_DEACTIVATED_MESSAGE, "user_deactivated");
+}
+
 /** The stored side of a signed token: its user, unchanged since signing, and no revocation. */
 async function checkedSession(db: Database, claims: SessionClaims, token: string): Promise<Session> {
   const [row] = await sessionRows(db, claims.id, claims.jti);
   const user = row?.user;
+  // Said before the version check (deactivation bumps it): the app tells the user why.
+  if (user?.deactivatedAt) throw userDeactivated();
   if (!user || user.tokenVersion !== claims.ver) {
     throw new HttpError(401, "Invalid or expired token", "token_invalid");
   }
@@ -133,7 +144,7 @@ export function sessionHolds(
       db
         .select({ id: users.id })
         .from(users)
-        .where(and(eq(users.id, userId), eq(users.tokenVersion, tokenVersion))),
+        .where(and(eq(users.id, userId), eq(users.tokenVersion, tokenVersion), isNull(users.deactivatedAt))),
     ),
     notExists(db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, jti))),
   );

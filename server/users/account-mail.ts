@@ -3,8 +3,8 @@
  * and the username reminder of forgot_username. Each kind is limited per user and hour, so the
  * calls without a session cannot be used to flood someone's inbox.
  */
-import { and, count, eq, gt, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import { and, count, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database, Transaction } from "../db/client.ts";
 import { accountMails, users } from "../db/schema.ts";
 import {
   activationMessage,
@@ -36,7 +36,8 @@ async function findUser(db: Database, username: string) {
   const [user] = await db
     .select({ id: users.id, username: users.username, name: users.name })
     .from(users)
-    .where(eq(users.username, username.trim().toLowerCase()));
+    // A deactivated account gets no reset link nor reminder: it cannot sign in.
+    .where(and(eq(users.username, username.trim().toLowerCase()), isNull(users.deactivatedAt)));
   return user;
 }
 
@@ -69,8 +70,26 @@ export async function sendActivationMail(
   deps: AccountMailDeps,
   user: { id: number; username: string; name: string },
 ) {
-  const { token } = await issueAccountToken(deps.db, user.id, "activation");
-  await deps.db.insert(accountMails).values({ userId: user.id, kind: "activation" });
+  const { token } = await issueActivation(deps.db, user.id);
+  await mailActivationLink(deps, user, token);
+}
+
+/**
+ * Issues a new activation link (the earlier one stops working) and records its mail, in the
+ * caller's transaction when given one: an invitation's token is written with its user.
+ */
+export async function issueActivation(db: Database | Transaction, userId: number) {
+  const issued = await issueAccountToken(db, userId, "activation");
+  await db.insert(accountMails).values({ userId, kind: "activation" });
+  return issued;
+}
+
+/** Mails the activation link of a token issued by issueActivation. */
+export async function mailActivationLink(
+  deps: Pick<AccountMailDeps, "mailer" | "publicUrl">,
+  user: { username: string; name: string },
+  token: string,
+) {
   const link = portalLink(deps.publicUrl, "/users/activate", token);
   const days = ACCOUNT_TOKEN_TTL_S.activation / (24 * 60 * 60);
   await deps.mailer.send(activationMessage(user.username, user.name, link, days));

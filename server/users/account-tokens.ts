@@ -5,14 +5,15 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
+import { STAFF_INVITATION_DAYS } from "../../core/contracts/staff.ts";
 import { accountTokens, users } from "../db/schema.ts";
 
 export type AccountTokenPurpose = "activation" | "reset";
 
 /** How long an emailed link works, by purpose. */
 export const ACCOUNT_TOKEN_TTL_S: Record<AccountTokenPurpose, number> = {
-  activation: 7 * 24 * 60 * 60,
+  activation: STAFF_INVITATION_DAYS * 24 * 60 * 60,
   reset: 60 * 60,
 };
 
@@ -27,7 +28,11 @@ export function hashAccountToken(token: string): string {
 }
 
 /** Makes a new link token for the user; earlier unused ones of the same purpose stop working. */
-export async function issueAccountToken(db: Database, userId: number, purpose: AccountTokenPurpose) {
+export async function issueAccountToken(
+  db: Database | Transaction,
+  userId: number,
+  purpose: AccountTokenPurpose,
+) {
   const token = randomBytes(TOKEN_BYTES).toString("base64url");
   const expiresAt = new Date(Date.now() + ACCOUNT_TOKEN_TTL_S[purpose] * 1000);
   await db.transaction(async (tx) => {
@@ -63,6 +68,8 @@ export async function findUsableAccountToken(db: Executor, token: string) {
         eq(accountTokens.tokenHash, hashAccountToken(token)),
         isNull(accountTokens.usedAt),
         gt(accountTokens.expiresAt, sql`now()`),
+        // A deactivated account's links do nothing (deactivation also retires them).
+        isNull(users.deactivatedAt),
       ),
     );
   return row;

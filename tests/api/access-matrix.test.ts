@@ -32,7 +32,7 @@ import {
   users,
   visits,
 } from "../../server/db/schema.ts";
-import { DEMO_ACCOUNTS, DEMO_STUDIES } from "../../server/seed/demo.ts";
+import { DEMO_ACCOUNTS, DEMO_PENDING_ACCOUNT, DEMO_STUDIES } from "../../server/seed/demo.ts";
 import { describeOnEachDatabase, type RequestOptions } from "../support/api-harness.ts";
 import { loadCallDeclarations } from "../support/call-declarations.ts";
 import { definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
@@ -66,6 +66,8 @@ type Fixture = {
   /** SCZ-214's current ad hoc visit room. */
   room: { studyId: number; siteId: number; roomName: string };
   userId: Map<Role, number>;
+  /** The demo's invited user who has not activated (the staff calls' target). */
+  pendingUserId: number;
   tokens: Map<Role, string>;
   png: Buffer;
 };
@@ -406,6 +408,77 @@ const SPECS: Record<string, Spec> = {
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({ method: "GET", url: "/control/users" }),
   },
+  // Staff management (tests/api/staff.test.ts): administrators only, whoever the target is.
+  listAssignableStudiesCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: () => ({ method: "GET", url: "/control/users/study-sites" }),
+  },
+  inviteStaffCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: () => ({
+      method: "POST",
+      url: "/control/users/invitations",
+      options: {
+        body: {
+          email: `matrix-${randomUUID()}@site.example`,
+          name: "Matrix Invitee",
+          studies: [{ study_id: 101, role: ROLE_CODE.clinicalStaff1, site_ids: [1011] }],
+        },
+      },
+    }),
+    success: () => [201],
+  },
+  importStaffCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: () => ({
+      method: "POST",
+      url: "/control/users/invitations/import",
+      options: {
+        body: {
+          csv: `email,name,study_id,role,site_ids\nmatrix-${randomUUID()}@site.example,M,101,11,1011\n`,
+          dry_run: true,
+        },
+      },
+    }),
+  },
+  getStaffAccessCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: ({ fixture }) => ({ method: "GET", url: `/control/users/${fixture.pendingUserId}/access` }),
+  },
+  setStaffAccessCall: {
+    // The access the pending user already has: granted, it changes nothing.
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: ({ fixture }) => ({
+      method: "PUT",
+      url: `/control/users/${fixture.pendingUserId}/access`,
+      options: {
+        body: {
+          management_role: "researcher",
+          studies: [{ study_id: 101, role: ROLE_CODE.clinicalStaff1, site_ids: [1011, 1012] }],
+        },
+      },
+    }),
+  },
+  resendInvitationCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/invitation` }),
+  },
+  deactivateUserCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/deactivate` }),
+  },
+  reactivateUserCall: {
+    level: "none",
+    mayAct: ({ role }) => accountOf(role).role === "administrator",
+    probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/reactivate` }),
+  },
   enrolParticipantCall: {
     level: "site",
     mayAct: mayEnrol,
@@ -522,6 +595,10 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
         .where(eq(users.username, `${role}@demo.test`));
       userId.set(role, row!.id);
     }
+    const [pending] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, DEMO_PENDING_ACCOUNT.username));
     await db
       .delete(sitePermissions)
       .where(
@@ -628,6 +705,7 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
       consent,
       room: room!,
       userId,
+      pendingUserId: pending!.id,
       tokens,
       png: Buffer.from(await testImage("png", 40, 30)),
     };

@@ -24,7 +24,8 @@ export const loginCall = defineCall({
   summary: "Sign in with username and password; answers a token",
   public: true,
   body: loginRequest,
-  answers: { 200: loginResponse, ...INVALID, 429: errorBody },
+  // 403: the password is right but the account is deactivated.
+  answers: { 200: loginResponse, ...INVALID, 403: errorBody, 429: errorBody },
 });
 
 export const logoutCall = defineCall({

@@ -9,7 +9,7 @@ import { type LoginResponse } from "../../../core/contracts/auth.ts";
 import { recordAuditEvent, withAuditActor } from "../../audit/audit-trail.ts";
 import { clearLoginFailures, isLoginBlocked, recordLoginFailure } from "../../auth/login-rate-limit.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { requireSession, USER_DEACTIVATED_MESSAGE } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { users, revokedTokens } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -67,6 +67,15 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
       throw new HttpError(400, "Your username or password is incorrect.", "invalid_credentials");
     }
     await clearLoginFailures(ctx.db, username, address);
+    if (user.deactivatedAt) {
+      // Said only to whoever knows the password: a guesser learns nothing about the account.
+      await recordAuditEvent(ctx.db, {
+        actorUserId: null,
+        action: "sign_in_failed",
+        details: { username, address, reason: "deactivated", user_id: user.id },
+      });
+      throw new HttpError(403, USER_DEACTIVATED_MESSAGE, "user_deactivated");
+    }
     await withAuditActor(ctx.db, user.id, async (tx) => {
       await tx
         .update(users)
