@@ -14,7 +14,7 @@ import {
   parseSurveyDefinition,
   type DefinitionProblem,
 } from "../../core/survey-engine/validate-definition.ts";
-import type { Database } from "../db/client.ts";
+import type { Database, Transaction } from "../db/client.ts";
 import { instruments, studies, type DefinitionServedAs } from "../db/schema.ts";
 import { addDefinitionVersion } from "./instrument-definitions.ts";
 
@@ -116,7 +116,10 @@ export type ImportOutcome = {
  * Checks the definition, then adds it to the study. Throws ImportError, with the definition's
  * problems when it does not pass; nothing is stored then.
  */
-export async function importInstrument(db: Database, options: ImportOptions): Promise<ImportOutcome> {
+export async function importInstrument(
+  db: Database | Transaction,
+  options: ImportOptions,
+): Promise<ImportOutcome> {
   const parsed = parseSurveyDefinition(options.file.json);
   if (!parsed.ok) throw new ImportError("The definition does not pass the survey format", parsed.problems);
   const definition = options.file.json as Record<string, unknown>;

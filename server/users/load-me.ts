@@ -1,7 +1,7 @@
 /**
  * Builds the user as GET /control/clinro/users/me answers it, permissions keyed by study.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { MeResponse, StudyPermission } from "../../core/contracts/user.ts";
 import type { Database } from "../db/client.ts";
 import type { users } from "../db/schema.ts";
@@ -33,7 +33,8 @@ export async function loadPermissions(db: Database, userId: number) {
     })
     .from(sitePermissions)
     .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
-    .where(eq(sitePermissions.userId, userId))
+    // A retired site (removed from the study file) is not offered: its data stays readable.
+    .where(and(eq(sitePermissions.userId, userId), isNull(sites.retiredAt)))
     .orderBy(sites.id);
 
   const permissions: Record<string, StudyPermission> = {};

@@ -11,7 +11,7 @@
  */
 import { listMyConsentsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, count, eq, inArray, notInArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, notInArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   FINISHED_CONSENT_STATUSES,
@@ -103,9 +103,13 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
         ),
       )
       .where(
-        inArray(
-          consents.studyId,
-          listed.map((study) => study.id),
+        and(
+          inArray(
+            consents.studyId,
+            listed.map((study) => study.id),
+          ),
+          // A retired consent (removed from the study file) is not listed for signing.
+          isNull(consents.retiredAt),
         ),
       )
       .groupBy(consents.id)

@@ -27,7 +27,9 @@ export function formsListRoutes(app: FastifyInstance, ctx: AppContext) {
     const { participantId } = request.params;
     const { study_id } = request.query;
     const participant = await requireParticipantInStudy(ctx.db, user.id, participantId, study_id);
-    const rows = await loadParticipantInstances(ctx.db, participantId, participant.studyId, FORM_TYPES);
+    const delivered = await loadParticipantInstances(ctx.db, participantId, participant.studyId, FORM_TYPES);
+    // A retired instrument's open deliveries are no longer to do; what was completed stays.
+    const rows = delivered.filter(({ instrument, instance }) => !instrument.retiredAt || instance.completion);
     return {
       instruments: rows.map(({ instrument, instance, completerName }) => ({
         name: instrument.displayName,

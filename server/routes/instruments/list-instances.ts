@@ -29,7 +29,9 @@ export function instancesListRoutes(app: FastifyInstance, ctx: AppContext) {
     const { participantId } = request.params;
     const { study_id } = request.query;
     await requireParticipantInStudy(ctx.db, user.id, participantId, study_id);
-    const rows = await loadParticipantInstances(ctx.db, participantId, study_id, LISTED_TYPES);
+    const delivered = await loadParticipantInstances(ctx.db, participantId, study_id, LISTED_TYPES);
+    // A retired instrument's open deliveries are no longer to do; what was completed stays.
+    const rows = delivered.filter(({ instrument, instance }) => !instrument.retiredAt || instance.completion);
     const byInstrument = new Map<number, InstrumentWithInstances>();
     for (const { instrument, instance, completerName } of rows) {
       let entry = byInstrument.get(instrument.id);

@@ -5,7 +5,7 @@
  */
 import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   PENDING_INSTRUMENTS_MAX,
@@ -33,7 +33,11 @@ export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) 
     if (study_id !== undefined && !(await hasStudyPermission(ctx.db, user.id, study_id))) {
       throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
     }
-    const conditions: SQL[] = [eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician)];
+    const conditions: SQL[] = [
+      eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician),
+      // A retired instrument (removed from the study file) is to be done by no one.
+      isNull(instruments.retiredAt),
+    ];
     const open = isOpenInstance(new Date());
     if (open) conditions.push(open);
     if (study_id !== undefined) conditions.push(eq(participants.studyId, study_id));

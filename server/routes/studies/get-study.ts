@@ -3,7 +3,7 @@
  */
 import { getStudyCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type StudyResponse } from "../../../core/contracts/study.ts";
 import { requireSession } from "../../auth/authenticate.ts";
@@ -29,7 +29,8 @@ export function studyRoutes(app: FastifyInstance, ctx: AppContext) {
         sitePermissions,
         and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, user.id)),
       )
-      .where(eq(sites.studyId, studyId))
+      // A retired site (removed from the study file) is offered for no new work.
+      .where(and(eq(sites.studyId, studyId), isNull(sites.retiredAt)))
       .orderBy(sites.id);
     return {
       id: study.id,
