@@ -117,9 +117,9 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   }
   const database = { handle: options.database, open: openMigrated };
   if (argv[0] === "study") return runStudyCommand(argv.slice(1), output, database);
-  if (argv[0] === "user") return runUserCommand(argv.slice(1), output, database);
+  if (argv[0] === "user") return runUserCommand(argv.slice(1), output, database, options.mail);
   if (argv[0] === "participant") return runParticipantCommand(argv.slice(1), output, database);
-  if (argv[0] === "admin") return runAdminCommand(argv.slice(1), output, database);
+  if (argv[0] === "admin") return runAdminCommand(argv.slice(1), output, database, options.mail);
   let parsed: ReturnType<typeof parseCommand>;
   try {
     parsed = parseCommand(argv);

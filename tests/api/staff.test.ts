@@ -1,4 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { and, desc, eq, gt, inArray } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { errorBody } from "../../core/contracts/errors.ts";
@@ -11,6 +14,7 @@ import {
 } from "../../core/contracts/staff.ts";
 import { usersResponse } from "../../core/contracts/users.ts";
 import { accountTokens, auditLog, sitePermissions, studyPermissions, users } from "../../server/db/schema.ts";
+import { runCli } from "../../server/cli/run-cli.ts";
 import { describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";
 import { mailsTo, tokenOfLink } from "../support/mail-drop.ts";
 import { rowCounts } from "../support/row-counts.ts";
@@ -491,5 +495,171 @@ describeOnEachDatabase("staff management: invitations, access, deactivation", (a
     expect(unreadable.statusCode).toBe(400);
     expect(errorBody.parse(unreadable.json()).message).toContain('Unknown column "colour"');
     expect(await rowCounts(api.db)).toEqual(counts);
+  });
+});
+
+describeOnEachDatabase("clinro user: invite, import, resend, deactivate, reactivate", (api) => {
+  const clinro = async (...args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(
+      args,
+      { out: (line) => out.push(line), err: (line) => err.push(line) },
+      { database: api.handle, mail: api.app.accountMail },
+    );
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+
+  it("invites a user in two studies (one --study/--role/--sites group each) and mails the link", async () => {
+    const email = freshEmail("cli");
+    const result = await clinro(
+      "user",
+      "invite",
+      "--email",
+      email,
+      "--name",
+      "Dana Cole",
+      "--study",
+      "101",
+      "--role",
+      "16",
+      "--sites",
+      "1011,1012",
+      "--study",
+      "103",
+      "--role",
+      "Impartial Witness",
+      "--sites",
+      "1031",
+      "--management-role",
+      "enroller",
+    );
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.out).toContain(`Activation link mailed to ${email} (valid 7 days)`);
+    const member = staffMember.parse(
+      (
+        await api.request("GET", access(await idOf(api, email)), {
+          token: await api.signIn("admin@demo.test"),
+        })
+      ).json(),
+    );
+    expect(member).toMatchObject({ role: "enroller", status: "invited" });
+    expect(member.studies.map((study) => [study.study_id, study.role, study.sites.length])).toEqual([
+      [101, "16", 2],
+      [103, "Impartial Witness", 1],
+    ]);
+    expect((await mailsTo(api.dataDir, email)).length).toBe(1);
+  });
+
+  it("refuses a bad invitation naming the flag, and a usage error with the usage; invites nobody", async () => {
+    const counts = await rowCounts(api.db);
+    const wrongSite = await clinro(
+      "user",
+      "invite",
+      "--email",
+      freshEmail(),
+      "--name",
+      "X",
+      "--study",
+      "101",
+      "--role",
+      "11",
+      "--sites",
+      "1031",
+    );
+    expect(wrongSite.code).toBe(1);
+    expect(wrongSite.err).toContain("--sites (study group 1): site 1031 is not a site in use of study 101");
+    const taken = await clinro(
+      "user",
+      "invite",
+      "--email",
+      "staff1@demo.test",
+      "--name",
+      "X",
+      "--study",
+      "101",
+      "--role",
+      "11",
+      "--sites",
+      "1011",
+    );
+    expect(taken.err).toContain("--email: staff1@demo.test already has an account");
+    const usage = await clinro(
+      "user",
+      "invite",
+      "--email",
+      freshEmail(),
+      "--name",
+      "X",
+      "--study",
+      "101",
+      "--role",
+      "99",
+      "--sites",
+      "1011",
+    );
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain("--role must be one of");
+    expect(await rowCounts(api.db)).toEqual(counts);
+  });
+
+  it("imports a CSV after a dry run, and refuses one with bad rows naming each", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "staff-csv-"));
+    const [first, second] = [freshEmail("csv"), freshEmail("csv")];
+    const good = path.join(dir, "staff.csv");
+    await writeFile(
+      good,
+      `email,name,study_id,role,site_ids\n${first},Eve Hart,101,12,1011\n${second},Finn Moss,102,13,"1021 1022"\n`,
+    );
+    const counts = await rowCounts(api.db);
+    const dry = await clinro("user", "import", good, "--dry-run");
+    expect(dry.code).toBe(0);
+    expect(dry.out).toContain("Dry run: 2 users would be invited; nobody was.");
+    expect(await rowCounts(api.db)).toEqual(counts);
+    const run = await clinro("user", "import", good);
+    expect(run.code).toBe(0);
+    expect(run.out).toContain("Invited 2 users.");
+    expect(run.out).toContain(`Activation link mailed to ${second}`);
+
+    const bad = path.join(dir, "bad.csv");
+    await writeFile(
+      bad,
+      `email,name,study_id,role,site_ids\n${first},Eve Hart,101,12,1011\nnope,,101,11,1011\n`,
+    );
+    const refused = await clinro("user", "import", bad);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("2 bad rows; nobody was invited");
+    expect(refused.err).toContain(`line 2 (${first}): email ${first} already has an account`);
+    expect(refused.err).toMatch(/line 3 \(nope\): email .*; name /);
+  });
+
+  it("resends, deactivates and reactivates by email", async () => {
+    const email = freshEmail("cli");
+    await clinro(
+      "user",
+      "invite",
+      "--email",
+      email,
+      "--name",
+      "Gil Park",
+      "--study",
+      "101",
+      "--role",
+      "11",
+      "--sites",
+      "1011",
+    );
+    const resent = await clinro("user", "resend", "--email", email);
+    expect(resent.code).toBe(0);
+    expect((await mailsTo(api.dataDir, email)).length).toBe(2);
+    expect((await clinro("user", "deactivate", "--email", email)).out).toContain(`Deactivated ${email}`);
+    expect((await clinro("user", "deactivate", "--email", email)).out).toContain("no changes");
+    expect((await clinro("user", "resend", "--email", email)).code).toBe(1);
+    const reactivated = await clinro("user", "reactivate", "--email", email);
+    expect(reactivated.out).toContain("never activated their account; run user resend");
+    expect((await clinro("user", "resend", "--email", "staff1@demo.test")).err).toContain(
+      "already activated",
+    );
   });
 });
