@@ -40,6 +40,8 @@ import {
   type ConsentParticipantStatus,
 } from "../../core/contracts/consents.ts";
 import { parseRouteId, studySiteParams } from "./route-params.ts";
+import { lazy, Suspense } from "react";
+import { isProvisionalParticipantId } from "../outbox/provisional-participants.ts";
 import { RootLayout } from "./root-layout.tsx";
 import { ChunkLoadFailure } from "../widgets/loading/chunk-load-failure.tsx";
 import { isChunkLoadError, withChunkTimeout } from "../widgets/loading/load-chunk.ts";
@@ -317,9 +319,56 @@ const participantSearchRoute = createRoute({
   ),
 });
 
-const participantHomeRoute = createRoute({
+/**
+ * A participant's id in a route: the server's, or the provisional (negative) id of a participant
+ * added on this device and not yet enrolled by the server (offline enrolment).
+ */
+function parseParticipantRouteId(raw: string | undefined): number {
+  const provisional = raw?.startsWith("-") ? -parseRouteId(raw.slice(1)) : undefined;
+  return isProvisionalParticipantId(provisional) ? provisional : parseRouteId(raw);
+}
+
+/** The page of a participant added on this device that the server does not know yet. */
+const PendingParticipantPage = lazy(() =>
+  import("../features/enrolment/pending-participant-page.tsx").then((module) => ({
+    default: module.PendingParticipantPage,
+  })),
+);
+
+/** Adding a participant at a site (enrollers, managers, administrators, coordinators). */
+const addParticipantRoute = createRoute({
   getParentRoute: () => signedInRoute,
-  path: "/studies/$studyId/sites/$siteId/participants/$participantId",
+  path: "/studies/$studyId/sites/$siteId/participants/new",
+  params: studySiteParams,
+  component: lazyPage(
+    () => import("../features/enrolment/add-participant-page.tsx"),
+    ({ AddParticipantPage }) =>
+      function AddParticipantRoute() {
+        const params = addParticipantRoute.useParams();
+        return <AddParticipantPage {...params} />;
+      },
+  ),
+});
+
+/** A site's participants from a CSV, with a dry run first. */
+const importParticipantsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/participants/import",
+  params: studySiteParams,
+  component: lazyPage(
+    () => import("../features/enrolment/import-participants-page.tsx"),
+    ({ ImportParticipantsPage }) =>
+      function ImportParticipantsRoute() {
+        const params = importParticipantsRoute.useParams();
+        return <ImportParticipantsPage {...params} />;
+      },
+  ),
+});
+
+/** Changing a participant's details. */
+const editParticipantRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/participants/$participantId/edit",
   params: {
     parse: (raw: Record<string, string>) => ({
       ...studySiteParams.parse(raw),
@@ -331,10 +380,40 @@ const participantHomeRoute = createRoute({
     }),
   },
   component: lazyPage(
+    () => import("../features/enrolment/edit-participant-page.tsx"),
+    ({ EditParticipantPage }) =>
+      function EditParticipantRoute() {
+        const params = editParticipantRoute.useParams();
+        return <EditParticipantPage key={params.participantId} {...params} />;
+      },
+  ),
+});
+
+const participantHomeRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/participants/$participantId",
+  params: {
+    parse: (raw: Record<string, string>) => ({
+      ...studySiteParams.parse(raw),
+      participantId: parseParticipantRouteId(raw.participantId),
+    }),
+    stringify: (params: { studyId: number; siteId: number; participantId: number }) => ({
+      ...studySiteParams.stringify(params),
+      participantId: String(params.participantId),
+    }),
+  },
+  component: lazyPage(
     () => import("../features/participant-home/participant-home-page.tsx"),
     ({ ParticipantHomePage }) =>
       function ParticipantHomeRoute() {
         const params = participantHomeRoute.useParams();
+        if (isProvisionalParticipantId(params.participantId)) {
+          return (
+            <Suspense fallback={null}>
+              <PendingParticipantPage key={params.participantId} {...params} />
+            </Suspense>
+          );
+        }
         // A new participant is a new page visit: its events are sent again.
         return <ParticipantHomePage key={params.participantId} {...params} />;
       },
@@ -348,7 +427,7 @@ const instrumentRoute = createRoute({
   params: {
     parse: (raw: Record<string, string>) => ({
       ...studySiteParams.parse(raw),
-      participantId: parseRouteId(raw.participantId),
+      participantId: parseParticipantRouteId(raw.participantId),
       instrumentId: parseRouteId(raw.instrumentId),
       instrument: raw.instrument ?? "",
     }),
@@ -530,6 +609,9 @@ const routeTree = rootRoute.addChildren([
   signedInRoute.addChildren([
     studiesRoute,
     participantSearchRoute,
+    addParticipantRoute,
+    importParticipantsRoute,
+    editParticipantRoute,
     participantHomeRoute,
     instrumentRoute,
     visitsRoute,

@@ -4,10 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
 import { participantSearchQuery } from "../../api/participants-api.ts";
+import { mayEnrolAt } from "../../api/enrolment-api.ts";
+import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
 import { rowLinksRef } from "../../widgets/table/row-links.ts";
+import "./participant-search.css";
 
 type Props = { studyId: number; siteId: number; searchText: string | undefined };
 
@@ -22,6 +25,7 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
   const inputId = useId();
   // The route keys this page by its location, so the box starts over on every location change.
   const [text, setText] = useState(searchText ?? "");
+  const mayEnrol = mayEnrolAt(useStoredUser(), studyId, siteId);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -58,6 +62,24 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
           </button>
         </div>
       </form>
+      {mayEnrol ? (
+        <div className="search-enrol">
+          <Link
+            className="button button--secondary"
+            to="/studies/$studyId/sites/$siteId/participants/new"
+            params={{ studyId, siteId }}
+          >
+            <Trans id="enrolment_add_entry">Add participant</Trans>
+          </Link>
+          <Link
+            className="button button--secondary"
+            to="/studies/$studyId/sites/$siteId/participants/import"
+            params={{ studyId, siteId }}
+          >
+            <Trans id="enrolment_import_entry">Import participants</Trans>
+          </Link>
+        </div>
+      ) : null}
       {searchText ? (
         <SearchResults studyId={studyId} siteId={siteId} searchText={searchText} />
       ) : (
