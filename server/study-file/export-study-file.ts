@@ -10,11 +10,11 @@ import { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION } from "../../core/contracts/in
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import type { Database } from "../db/client.ts";
 import { scheduleOf } from "./instrument-schedule.ts";
-import { STUDY_FILE_FORMAT, type StudyFileInput } from "./study-file-schema.ts";
+import { STUDY_FILE_FORMAT, type StudyFile } from "./study-file-schema.ts";
 import { loadStudyState } from "./study-state.ts";
 
 export type StudyExport = {
-  file: StudyFileInput;
+  file: StudyFile;
   /** What could not be written (an instrument without any definition version). */
   warnings: string[];
 };
@@ -26,7 +26,7 @@ export async function exportStudy(db: Database, studyId: number): Promise<StudyE
   if (!study) return undefined;
   const warnings: string[] = [];
   const greeting = study.config.clinro?.greeting?.trim();
-  const instruments: NonNullable<StudyFileInput["instruments"]> = [];
+  const instruments: NonNullable<StudyFile["instruments"]> = [];
   for (const instrument of state.instruments) {
     if (instrument.instrumentType !== INSTRUMENT_TYPE.clinician || instrument.retiredAt) continue;
     if (!instrument.latest) {
@@ -49,7 +49,7 @@ export async function exportStudy(db: Database, studyId: number): Promise<StudyE
       definition: instrument.latest.definition,
     });
   }
-  const consents: NonNullable<StudyFileInput["consents"]> = [];
+  const consents: NonNullable<StudyFile["consents"]> = [];
   for (const consent of state.consents) {
     if (consent.retiredAt || consent.definitionKey === null) continue;
     if (!consent.latest) {
@@ -87,7 +87,7 @@ export async function exportStudy(db: Database, studyId: number): Promise<StudyE
 }
 
 /** The study file's text: YAML with a header saying where it came from. */
-export function studyFileText(file: StudyFileInput): string {
+export function studyFileText(file: StudyFile): string {
   const header = [
     `# Study ${file.study.id}, exported by \`npm run clinro -- study export --study ${file.study.id}\`.`,
     "# The format: docs/study-file.md. Apply it with `npm run clinro -- study apply FILE`.",

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { metadataWith, scheduleOf } from "./instrument-schedule.ts";
 import { describeChange, planStudyFile, sameJson } from "./plan-study-file.ts";
+import { parseStudyFileText } from "./read-study-file.ts";
+import { studyFileSchema } from "./study-file-schema.ts";
 import type { InstrumentState, StudyState } from "./study-state.ts";
 import type { InstrumentSpec, StudySpec } from "./study-spec.ts";
 
@@ -184,5 +186,38 @@ describe("sameJson", () => {
     { a: { x: "1" }, b: { x: 1 }, same: false },
   ])("says $same for $a and $b", ({ a, b, same }) => {
     expect(sameJson(a, b)).toBe(same);
+  });
+});
+
+describe("the study file's format", () => {
+  it("fills in every default, an empty YAML value being the field left out", () => {
+    const text = [
+      "study: { id: 7, name: Study }",
+      "sites: [{ id: 71, label: Site }]",
+      "instruments:",
+      "  - { slug: scale, definition: scale.json, schedule: }",
+      "consents:",
+    ].join("\n");
+    expect(studyFileSchema.parse(parseStudyFileText(text, "study.yaml"))).toEqual({
+      format: 1,
+      study: {
+        id: 7,
+        name: "Study",
+        new_consent_enabled: false,
+        sms_enabled: false,
+        virtual_visits: false,
+        instrument_architecture_version: 1,
+      },
+      sites: [{ id: 71, label: "Site", tree_level: 4, virtual: false }],
+      instruments: [
+        {
+          slug: "scale",
+          definition: "scale.json",
+          permissions: ["16", "11", "12", "13"],
+          schedule: { start_offset_days: 0, visible_days: 1, persistent: false, specific_times: [] },
+        },
+      ],
+      consents: [],
+    });
   });
 });

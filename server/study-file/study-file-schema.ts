@@ -73,6 +73,10 @@ const roleCode = z.preprocess(
 
 const list = <T extends z.ZodType>(item: T) => z.array(item, { error: expected("a list") });
 
+/** An empty YAML value (`instruments:` with nothing after it) is the field left out. */
+const emptyAsMissing = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null ? undefined : value), schema);
+
 const DEFAULT_SCHEDULE = {
   start_offset_days: 0,
   visible_days: DEFAULT_VISIBLE_DAYS,
@@ -85,7 +89,7 @@ const schedule = z.strictObject(
     start_offset_days: wholeNumber(0, DAYS_MAX).default(DEFAULT_SCHEDULE.start_offset_days),
     visible_days: wholeNumber(1, DAYS_MAX).default(DEFAULT_SCHEDULE.visible_days),
     persistent: flag().default(DEFAULT_SCHEDULE.persistent),
-    specific_times: list(timeWindow).default([]),
+    specific_times: emptyAsMissing(list(timeWindow).default([])),
   },
   { error: expected("a schedule (start_offset_days, visible_days, persistent, specific_times)") },
 );
@@ -112,7 +116,7 @@ const instrument = z.strictObject(
     permissions: list(roleCode)
       .min(1, { error: "must name at least one role" })
       .default([...DEFAULT_FORM_PERMISSIONS]),
-    schedule: schedule.default({ ...DEFAULT_SCHEDULE, specific_times: [] }),
+    schedule: emptyAsMissing(schedule.default({ ...DEFAULT_SCHEDULE, specific_times: [] })),
   },
   { error: expected("an instrument (slug, definition, ...)") },
 );
@@ -142,11 +146,10 @@ export const studyFileSchema = z.strictObject(
       { error: expected("the study (id, name, ...)") },
     ),
     sites: list(site).min(1, { error: "a study needs at least one site" }),
-    instruments: list(instrument).default([]),
-    consents: list(consent).default([]),
+    instruments: emptyAsMissing(list(instrument).default([])),
+    consents: emptyAsMissing(list(consent).default([])),
   },
   { error: "must be a study file: a mapping with study, sites, instruments and consents" },
 );
 
 export type StudyFile = z.infer<typeof studyFileSchema>;
-export type StudyFileInput = z.input<typeof studyFileSchema>;
