@@ -5,14 +5,15 @@
  * (core/contracts/calls/visit-calls.ts); this module loads with the pages that use it (the visits
  * and join routes, the room overlay), never with the app's first download.
  */
-import { queryOptions } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import {
   joinVisitCall,
   listVisitsCall,
   renewTokenCall,
+  scheduleVisitCall,
   validateRoomCall,
 } from "../../core/contracts/calls/visit-calls.ts";
-import { SIGNAL_PATH } from "../../core/contracts/visits.ts";
+import { SIGNAL_PATH, type ScheduleVisitRequest } from "../../core/contracts/visits.ts";
 import { callApi } from "./call-api.ts";
 
 export const visitKeys = {
@@ -36,6 +37,40 @@ export const visitsQuery = (studyId: number, siteId: number) =>
     select: (data) => data.visits,
     refetchInterval: VISITS_REFETCH_MS,
   });
+
+/**
+ * POST /control/studies/{studyId}/sites/{siteId}/clinro_visits: a coordinator schedules a visit
+ * (the server mails the participant the join link). One Idempotency-Key per visit asked for (the
+ * caller keeps it while it retries the same visit). Refusals (400, 403, 409) are the dialog's to
+ * show: no toast, and a 403 does not sign the user out.
+ */
+export function scheduleVisit(
+  studyId: number,
+  siteId: number,
+  body: ScheduleVisitRequest,
+  idempotencyKey: string,
+) {
+  return callApi(
+    scheduleVisitCall,
+    { params: { studyId, siteId }, body },
+    {
+      headers: { "Idempotency-Key": idempotencyKey },
+      suppressErrorToast: true,
+      handle403Locally: true,
+      loaderKey: "visit-schedule",
+    },
+  );
+}
+
+/** Schedules a visit; the visits lists are fetched again. */
+export function useScheduleVisit(studyId: number, siteId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: ScheduleVisitRequest; idempotencyKey: string }) =>
+      scheduleVisit(studyId, siteId, body, idempotencyKey),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: visitKeys.all }),
+  });
+}
 
 /**
  * GET /control/studies/{studyId}/room_name/{roomName}/validate_room. Its failure is the room's

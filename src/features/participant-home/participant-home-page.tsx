@@ -1,17 +1,27 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { lazy, Suspense, useState } from "react";
 import { participantQuery } from "../../api/participants-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { studyQuery } from "../../api/studies-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
+import { ROLE_CODE } from "../../../core/contracts/roles.ts";
+import type { Visit } from "../../../core/contracts/visits.ts";
+import { formatFullDateTime } from "../../i18n/format-last-message.ts";
 import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { summarizeParticipant } from "./participant-summary.ts";
 import { useNow } from "./use-now.ts";
 import type { ParticipantHomeProps } from "./participant-home-props.ts";
+import "./participant-home.css";
+
+// Loaded when a coordinator opens it: the visits calls are not part of the participant page.
+const ScheduleVisitDialog = lazy(() =>
+  import("./schedule-visit-dialog.tsx").then((module) => ({ default: module.ScheduleVisitDialog })),
+);
 
 /**
  * The participant home (spec 01 section 2): the summary block, then the to-do and completed
@@ -56,9 +66,15 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
     );
   }
 
+  // Coordinators of a study with virtual visits schedule them from here (the server checks too).
+  const maySchedule =
+    user?.permissions?.[String(studyId)]?.role === ROLE_CODE.clinicalCoordinator &&
+    study.data?.config.virtual_visits === true;
+
   return (
     <div className="page participant-home">
       <ParticipantSummaryBlock participant={participant.data} />
+      {maySchedule ? <ScheduleVisitAction {...props} participant={participant.data} /> : null}
       {study.data ? (
         <InstrumentLists {...props} architectureVersion={study.data.config.instrument_architecture_version} />
       ) : study.isError ? null : (
@@ -140,5 +156,56 @@ function ParticipantSummaryBlock({ participant }: { participant: ParticipantResp
         />
       </div>
     </section>
+  );
+}
+
+function ScheduleVisitAction(props: ParticipantHomeProps & { participant: ParticipantResponse }) {
+  const { i18n } = useLingui();
+  const [open, setOpen] = useState(false);
+  const [scheduled, setScheduled] = useState<Visit | null>(null);
+  const name = `${props.participant.fname} ${props.participant.lname}`;
+  const when = scheduled ? formatFullDateTime(new Date(scheduled.visit_time), i18n.locale) : "";
+  const minutes = scheduled?.visit_duration ?? 0;
+  const email = scheduled?.participant_email ?? "";
+  return (
+    <div className="participant-actions">
+      <button
+        type="button"
+        className="button button--secondary"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+      >
+        <Trans id="visit_schedule_open">Schedule visit</Trans>
+      </button>
+      <p className="participant-actions__status" role="status">
+        {scheduled ? (
+          email ? (
+            <Trans id="visit_scheduled_mailed">
+              Visit scheduled for {when} ({minutes} min). The join link was emailed to {email}.
+            </Trans>
+          ) : (
+            <Trans id="visit_scheduled_no_email">
+              Visit scheduled for {when} ({minutes} min). The participant has no email address, so no join
+              link was sent.
+            </Trans>
+          )
+        ) : null}
+      </p>
+      {open ? (
+        <Suspense fallback={null}>
+          <ScheduleVisitDialog
+            studyId={props.studyId}
+            siteId={props.siteId}
+            participantId={props.participantId}
+            participantName={name}
+            onCancel={() => setOpen(false)}
+            onScheduled={(visit) => {
+              setOpen(false);
+              setScheduled(visit);
+            }}
+          />
+        </Suspense>
+      ) : null}
+    </div>
   );
 }
