@@ -11,7 +11,7 @@
  * `clinro consent import`. Nothing is deleted: removal is retirement.
  */
 import { eq, sql } from "drizzle-orm";
-import { recordAuditEvent } from "../audit/audit-trail.ts";
+import { recordAuditEvent, setAuditActor } from "../audit/audit-trail.ts";
 import { importConsent } from "../consents/consent-definitions.ts";
 import type { Database, Transaction } from "../db/client.ts";
 import { consents, instruments, sites, studies, type StudyConfig } from "../db/schema.ts";
@@ -178,6 +178,8 @@ export async function applyStudyFile(
   const now = options.now ?? new Date();
   try {
     return await db.transaction(async (tx) => {
+      // The command has no user: its rows are the system's, as the other commands' are.
+      await setAuditActor(tx, null);
       // Two applies of one study (two terminals, two servers' operators) take turns.
       await tx.execute(sql`select pg_advisory_xact_lock(${STUDY_LOCK_CLASS}::int, ${spec.study.id}::int)`);
       const state = await loadStudyState(

@@ -697,4 +697,21 @@ describeOnEachDatabase("clinro study apply and export", (api) => {
     );
     expect(await study301Counts()).toEqual(before);
   });
+  it("lets two applies of one study run at once: one makes the study, the other then finds nothing to do", async () => {
+    const file = await variant((data) => {
+      data.study.id = 302;
+      data.sites = [{ id: 3021, label: "Parallel Site" }];
+      data.consents = [];
+    });
+    const results = await Promise.all([run(["study", "apply", file]), run(["study", "apply", file])]);
+    expect(results.map((result) => result.code)).toEqual([0, 0]);
+    const outs = results.map((result) => result.out.split("\n").at(-1)).sort();
+    expect(outs).toEqual([
+      `Applied 6 changes to study 302.`,
+      `Study 302 already matches ${file}: no changes`,
+    ]);
+    expect(
+      await api.db.select({ id: instruments.id }).from(instruments).where(eq(instruments.studyId, 302)),
+    ).toHaveLength(4);
+  });
 });
