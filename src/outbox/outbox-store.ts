@@ -15,7 +15,7 @@ const CHANGE_CHANNEL = "clinro-outbox";
 
 type Listener = () => void;
 const listeners = new Set<Listener>();
-let channel: BroadcastChannel | undefined;
+let channel: InstanceType<typeof BroadcastChannel> | undefined;
 
 function changeChannel() {
   if (!channel && typeof BroadcastChannel !== "undefined") {
@@ -49,7 +49,7 @@ export async function putItem(item: OutboxItem) {
  * Changes a record in one transaction, when it is still there: idb-keyval's update would write
  * `undefined` under the key of an item delivered meanwhile, leaving a record nobody can read.
  */
-function updateIfPresent(key: IDBValidKey, change: (raw: unknown) => unknown): Promise<void> {
+function updateIfPresent(key: string, change: (raw: unknown) => unknown): Promise<void> {
   return itemStore("readwrite", (store) => {
     const read = store.get(key);
     read.onsuccess = () => {
@@ -75,7 +75,7 @@ const sameSendingState = (a: unknown, b: unknown) => {
  * and written back, unless a drain changed it while its files were read (then the next read
  * upgrades that change).
  */
-async function upgraded(key: IDBValidKey, raw: unknown): Promise<unknown> {
+async function upgraded(key: string, raw: unknown): Promise<unknown> {
   const upgrade = await upgradeOutboxRecord(raw);
   if (upgrade === undefined) return raw;
   let stored: unknown;
@@ -86,10 +86,10 @@ async function upgraded(key: IDBValidKey, raw: unknown): Promise<unknown> {
   return stored;
 }
 
-async function allRecords(): Promise<[IDBValidKey, unknown][]> {
-  const found = await entries<IDBValidKey, unknown>(itemStore);
+async function allRecords(): Promise<[string, unknown][]> {
+  const found = await entries<string, unknown>(itemStore);
   const current = await Promise.all(
-    found.map(async ([key, raw]) => [key, await upgraded(key, raw)] as [IDBValidKey, unknown]),
+    found.map(async ([key, raw]) => [key, await upgraded(key, raw)] as [string, unknown]),
   );
   // An item delivered while its files were read is gone.
   return current.filter(([, raw]) => raw !== undefined);

@@ -2,8 +2,8 @@
  * Offline enrolment: a participant added on this device is usable before the server knows them.
  * The device names them by a provisional id, a negative number no server row can have, in every
  * write it queues for them (the outbox item's participantId, the paths, an upload's
- * participant_id, an event's participant), so the pages that queue writes for a participant work
- * unchanged. Nothing that holds a provisional id is ever sent:
+ * participant_id, an event's participant, the photo and signature file names), so the pages that
+ * queue writes for a participant work unchanged. Nothing that holds a provisional id is ever sent:
  *
  * - the enrolment itself (kind "enrolment") is queued first, under the provisional id, and sent
  *   with the participant's client_id (a UUID), so a repeat finds the participant it made;
@@ -68,6 +68,17 @@ export function newProvisionalParticipantId(
 /** JSON keys that name a participant: an event's `participant`, an upload's `participant_id`. */
 const PARTICIPANT_KEY = /participant/i;
 
+/**
+ * A text naming participant `from`: the whole text (a path segment, a form field), or a file name
+ * made with it (a photo's `study_participant_instrument_question_stamp.jpeg`, a signature's
+ * `consent_participant_...png`), where the id stands between underscores. A provisional id is a
+ * large negative number, so `_-1234567890_` names nothing else.
+ */
+function rewriteText(text: string, from: number, to: number) {
+  if (text === String(from)) return String(to);
+  return text.split(`_${from}_`).join(`_${to}_`);
+}
+
 function rewriteJson(value: unknown, from: number, to: number, underParticipantKey: boolean): unknown {
   if (Array.isArray(value)) return value.map((entry) => rewriteJson(entry, from, to, underParticipantKey));
   if (value !== null && typeof value === "object") {
@@ -78,15 +89,15 @@ function rewriteJson(value: unknown, from: number, to: number, underParticipantK
       ]),
     );
   }
-  if (!underParticipantKey) return value;
-  if (value === from) return to;
-  if (value === String(from)) return String(to);
-  return value;
+  if (typeof value === "string") return rewriteText(value, from, to);
+  return underParticipantKey && value === from ? to : value;
 }
 
-const rewriteText = (text: string, from: number, to: number) => (text === String(from) ? String(to) : text);
-
-/** A request with every mention of participant `from` (path segment, field, JSON) naming `to`. */
+/**
+ * A request with every mention of participant `from` naming `to`: path segments, query values,
+ * form fields and file names, JSON strings (photo names in answers and attachments) and the
+ * numbers under a key naming a participant.
+ */
 export function rewriteRequestParticipant(request: OutboxRequest, from: number, to: number): OutboxRequest {
   const path = request.path
     .split("/")
@@ -106,6 +117,7 @@ export function rewriteRequestParticipant(request: OutboxRequest, from: number, 
           fields: Object.fromEntries(
             Object.entries(body.fields).map(([key, value]) => [key, rewriteText(value, from, to)]),
           ),
+          files: body.files.map((file) => ({ ...file, fileName: rewriteText(file.fileName, from, to) })),
         };
   return { ...request, path, ...(query ? { query } : {}), body: rewritten };
 }

@@ -13,7 +13,7 @@ function urlOf(item: OutboxItem) {
   return search ? `${item.request.path}?${search}` : item.request.path;
 }
 
-function bodyOf(item: OutboxItem): { body: BodyInit; contentType?: string } {
+function bodyOf(item: OutboxItem): { body: string | FormData; contentType?: string } {
   const { body } = item.request;
   if (body.type === "json") return { body: JSON.stringify(body.value), contentType: "application/json" };
   const form = new FormData();
