@@ -5,21 +5,12 @@
  * CSV import with its dry run.
  */
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import {
-  editParticipantCall,
-  enrolParticipantCall,
-  importParticipantsCall,
-} from "../../core/contracts/calls/enrolment-calls.ts";
-import { callPath } from "../../core/contracts/http/define-call.ts";
-import type {
-  EditParticipantRequest,
-  EnrolParticipantRequest,
-  ParticipantFields,
-} from "../../core/contracts/enrolment.ts";
+import { editParticipantCall, importParticipantsCall } from "../../core/contracts/calls/enrolment-calls.ts";
+import type { EditParticipantRequest, EnrolParticipantRequest } from "../../core/contracts/enrolment.ts";
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import type { MeResponse } from "../../core/contracts/user.ts";
-import type { StorableWrite } from "../outbox/enqueue.ts";
+export { enrolmentWrite } from "../outbox/enqueue.ts";
 import { callApi } from "./call-api.ts";
 import { participantKeys } from "./participants-api.ts";
 
@@ -39,29 +30,6 @@ export function mayEnrolAt(
   const study = user?.permissions?.[String(studyId)];
   if (!user || !study || !study.sites.some((site) => site.site_id === siteId)) return false;
   return managementRoleAllows(user.role, "participants") || study.role === ROLE_CODE.clinicalCoordinator;
-}
-
-/**
- * POST /control/studies/{studyId}/sites/{siteId}/participants as an outbox write: the
- * participant's fields and the client_id the device named them with (the call is idempotent on
- * both the Idempotency-Key and the client_id).
- */
-export function enrolmentWrite(
-  studyId: number,
-  siteId: number,
-  fields: ParticipantFields,
-  clientId: string,
-): StorableWrite {
-  const body: EnrolParticipantRequest = { ...fields, client_id: clientId };
-  return {
-    kind: "enrolment",
-    label: `${fields.subject_id} ${fields.fname} ${fields.lname}`,
-    request: {
-      method: enrolParticipantCall.method,
-      path: callPath(enrolParticipantCall, { studyId, siteId }),
-      body: { type: "json", value: body },
-    },
-  };
 }
 
 /** The enrolment body an outbox item holds, when it is one this app wrote. */

@@ -540,6 +540,19 @@ describe("offline enrolment: writes for a participant the server does not know y
     );
   });
 
+  it("sends the enrolment first even when a write for the participant sorts before it (same millisecond)", async () => {
+    const enrol = enrolment(NOW);
+    const photo = photoFor(enrol, NOW);
+    // Same createdAt: the store's order falls back to the ids, which may put the photo first.
+    const { deps, sent, outbox } = setup([photo, enrol], (item) =>
+      item.kind === "enrolment" ? enrolled() : answered(200),
+    );
+    deps.store.list = async () => [...outbox.records.values()].sort((a) => (a.id === photo.id ? -1 : 1));
+    deps.participantIds = memoryParticipantIds();
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([enrol.id, photo.id]);
+  });
+
   it("never sends a write holding a provisional id while the enrolment has not gone through", async () => {
     const enrol = enrolment();
     const submission = submissionFor([enrol]);

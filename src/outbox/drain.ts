@@ -230,13 +230,22 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
   const startable = () => {
     for (const [lane, queue] of lanes) {
       if (busyLanes.has(lane)) continue;
-      let head = queue[0];
-      while (head && head.dependsOn.some((id) => !unsettled.has(id) && remaining.has(id))) {
-        // Its upload was refused, is waiting or was not part of this round: not now.
-        unsettled.delete(head.id);
-        queue.shift();
-        head = queue[0];
+      for (;;) {
+        const first = queue[0];
+        if (!first) break;
+        if (first.dependsOn.some((id) => !unsettled.has(id) && remaining.has(id))) {
+          // Its upload was refused, is waiting or was not part of this round: not now.
+          unsettled.delete(first.id);
+          queue.shift();
+          continue;
+        }
+        // What it waits for may stand behind it in its own lane (made in the same millisecond):
+        // that goes first.
+        const before = queue.findIndex((item) => first.dependsOn.includes(item.id));
+        if (before <= 0) break;
+        queue.unshift(...queue.splice(before, 1));
       }
+      const head = queue[0];
       if (!head) {
         lanes.delete(lane);
         continue;
