@@ -113,6 +113,31 @@ describe("the network error modal", () => {
     expect(await screen.findByRole("alertdialog", { name: "Network error" })).toBeTruthy();
   });
 
+  it("appears for a submission waiting for an enrolment that met a network error, and Retry sends both", async () => {
+    const enrolment = outboxItem({
+      kind: "enrolment",
+      participantId: -77,
+      attempts: 1,
+      lastError: networkError,
+      nextAttemptAt: farFuture(),
+      request: {
+        method: "POST",
+        path: "/control/studies/1/sites/2/participants",
+        body: { type: "json", value: {} },
+      },
+    });
+    const submission = outboxItem({ participantId: -77, dependsOn: [enrolment.id] });
+    await putItem(enrolment);
+    await putItem(submission);
+    renderModal(submission.id);
+    const dialog = await screen.findByRole("alertdialog", { name: "Network error" });
+    expect(descriptionOf(dialog)).toContain(NETWORK_TEXT);
+    expect(screen.queryByRole("alertdialog", { name: "Files not uploaded" })).toBeNull();
+    stubServer(503);
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await waitFor(async () => expect((await getItem(enrolment.id))?.attempts).toBe(2));
+  });
+
   it("uses the consent's text for a consent", async () => {
     const submission = outboxItem({
       kind: "consent",

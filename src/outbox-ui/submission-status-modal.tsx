@@ -150,7 +150,7 @@ export function SubmissionStatusModal({
         onClose={onClose}
         actions={
           <>
-            <RetryButton ids={[submissionId]} />
+            <RetryButton ids={[...(problem.waitsFor ?? []).map((item) => item.id), submissionId]} />
             <SendLaterButton onClose={onClose} />
           </>
         }

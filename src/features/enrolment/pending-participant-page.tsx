@@ -59,12 +59,26 @@ export function PendingParticipantPage(props: Props) {
   const enrolment = pendingEnrolmentOf(items, participantId, enrolmentBodyOf);
   const waiting = writesWaitingFor(items, participantId);
   const role = user?.permissions?.[String(studyId)]?.role;
+  // The lists restored from the device's cache may arrive after the page: read them again then.
+  const [listsVersion, setListsVersion] = useState(0);
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        // Cache events may fire while another component renders: the update waits for it.
+        if (event.query.queryKey[0] === instrumentListKeys.all[0]) {
+          queueMicrotask(() => setListsVersion((version) => version + 1));
+        }
+      }),
+    [queryClient],
+  );
   const instruments = useMemo(() => {
     const cached = queryClient
       .getQueriesData<FormsListResponse | InstancesListResponse>({ queryKey: instrumentListKeys.all })
       .flatMap(([key, list]) => (list ? [{ studyId: Number(key[3]), list }] : []));
     return offlineInstruments(cached, studyId, role);
-  }, [queryClient, studyId, role]);
+    // listsVersion: the cache changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryClient, studyId, role, listsVersion]);
 
   const backToSearch = (
     <Link
