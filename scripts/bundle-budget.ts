@@ -37,7 +37,7 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   "src/features/profile/profile-page.tsx": 205, // 203.5
   // The users page carries the table widget (TanStack Table's sorting).
   "src/features/users/users-page.tsx": 186, // 184.3
-  "src/i18n/locales/es/messages.po": 184, // 182.9
+  "src/i18n/locales/es/messages.po": 186, // 184.9 (site set-up: the staff pages' messages)
   "node_modules/dayjs/locale/es.js": 175, // 174.0
   "src/api/consents-api.ts": 178, // 177.2
   // With the table widget (TanStack Table).

@@ -7,7 +7,13 @@ export function login(credentials: LoginRequest, utcOffsetMinutes: number) {
   return callApi(
     loginCall,
     { body: credentials },
-    { headers: { "hpi-utc-offset": String(utcOffsetMinutes) }, suppressErrorToast: true, loaderKey: "login" },
+    // A 403 is a deactivated account: the sign-in form says so (it is no session to end).
+    {
+      headers: { "hpi-utc-offset": String(utcOffsetMinutes) },
+      suppressErrorToast: true,
+      handle403Locally: true,
+      loaderKey: "login",
+    },
   );
 }
 

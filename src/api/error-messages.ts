@@ -47,6 +47,10 @@ export function failureMessage({ status, statusText, serverMessage, failMessage 
 
 const loginMessages: Partial<Record<number, MessageDescriptor>> = {
   400: msg({ id: "error_login_400", message: "Your username or password is incorrect. Please try again." }),
+  403: msg({
+    id: "error_login_403",
+    message: "This account has been deactivated. Ask your administrator to reactivate it.",
+  }),
   429: msg({
     id: "error_login_429",
     message: "Too many sign-in attempts. Please wait a few minutes and try again.",

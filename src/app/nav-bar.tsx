@@ -2,6 +2,7 @@ import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
+import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
 import { countItemsOf } from "../outbox/outbox-store.ts";
@@ -145,6 +146,13 @@ export function NavBar() {
                     <Trans id="nav_queued_uploads">Queued uploads</Trans>
                   </Link>
                 </li>
+                {managementRoleAllows(user.role, "users") ? (
+                  <li>
+                    <Link to="/users" className="user-menu__item" onClick={() => setMenuOpen(false)}>
+                      <Trans id="nav_users">Users</Trans>
+                    </Link>
+                  </li>
+                ) : null}
                 <li>
                   <button type="button" className="user-menu__item" onClick={() => void requestLogout()}>
                     <Trans id="nav_logout">Log out</Trans>

@@ -212,6 +212,54 @@ const editUserRoute = createRoute({
   ),
 });
 
+/** Staff management (administrators): invite a user, import a staff CSV, a user's access. */
+const inviteUserRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/invite",
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
+  },
+  component: lazyPage(
+    () => import("../features/users/invite-user-page.tsx"),
+    (module) => module.InviteUserPage,
+  ),
+});
+
+const staffImportRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/import",
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
+  },
+  component: lazyPage(
+    () => import("../features/users/staff-import-page.tsx"),
+    (module) => module.StaffImportPage,
+  ),
+});
+
+const staffAccessRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/users/$userId/access",
+  params: {
+    parse: (raw: Record<string, string>) => ({ userId: parseRouteId(raw.userId) }),
+    stringify: (params: { userId: number }) => ({ userId: String(params.userId) }),
+  },
+  beforeLoad: ({ location }) => {
+    const user = requirePermanentPassword(location);
+    if (!mayListUsers(user.role)) throw redirect({ to: "/unauthorized" });
+  },
+  component: lazyPage(
+    () => import("../features/users/staff-access-page.tsx"),
+    (module) =>
+      function StaffAccessRoute() {
+        const { userId } = staffAccessRoute.useParams();
+        return <module.StaffAccessPage userId={userId} />;
+      },
+  ),
+});
+
 const profileRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/users/profile",
@@ -624,6 +672,9 @@ const routeTree = rootRoute.addChildren([
     writeAnnouncementRoute,
     usersRoute,
     editUserRoute,
+    inviteUserRoute,
+    staffImportRoute,
+    staffAccessRoute,
     profileRoute,
     changePasswordRoute,
   ]),

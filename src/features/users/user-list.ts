@@ -3,7 +3,8 @@
  * and the sorting and filtering of the table. Plain data in, plain data out: the page turns the
  * role codes into words.
  */
-import { USER_ADMIN_ROLES, type UserListItem } from "../../../core/contracts/users.ts";
+import { managementRoleAllows } from "../../../core/contracts/management-roles.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 
 /** The role names the interface shows; the legacy 'edit' reads as administrator. */
 export type DisplayedRole = "enroller" | "researcher" | "studyManager" | "administrator";
@@ -13,9 +14,9 @@ export type UserSort = { key: UserSortKey; direction: SortDirection };
 
 export const DEFAULT_USER_SORT: UserSort = { key: "nickname", direction: "ascending" };
 
-/** Administrators (role 'administrator' or the legacy 'edit') may open the user list. */
+/** Administrators (the management role allowing "users": 'administrator', legacy 'edit') manage users. */
 export function mayListUsers(role: string | undefined): boolean {
-  return role !== undefined && (USER_ADMIN_ROLES as readonly string[]).includes(role);
+  return managementRoleAllows(role, "users");
 }
 
 export function displayedRole(role: UserListItem["role"]): DisplayedRole {

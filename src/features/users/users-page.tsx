@@ -3,12 +3,15 @@ import { msg } from "@lingui/core/macro";
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { usersListQuery } from "../../api/users-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { UserListItem } from "../../../core/contracts/users.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { EditUserLink } from "./edit-user-link.tsx";
 import { formatDateTime } from "./format-last-login.ts";
+import { staffStatusLabels } from "./role-labels.ts";
+import "./users.css";
 import {
   DEFAULT_USER_SORT,
   displayedRole,
@@ -47,7 +50,17 @@ export function UsersPage() {
       id: "nickname",
       header: header("nickname"),
       sortValue: (user) => user.nickname,
-      cell: (user) => user.nickname,
+      // The name leads to the user's studies, sites, roles and status; the status shows under it.
+      cell: (user) => (
+        <span className="users-page__who">
+          <AccessLink userId={user.id} nickname={user.nickname} />
+          {user.status && user.status !== "active" ? (
+            <span className={`staff-badge staff-badge--${user.status}`}>
+              {i18n._(staffStatusLabels[user.status])}
+            </span>
+          ) : null}
+        </span>
+      ),
     },
     {
       id: "username",
@@ -83,6 +96,14 @@ export function UsersPage() {
       <h1 tabIndex={-1}>
         <Trans id="users_heading">Users</Trans>
       </h1>
+      <div className="users-page__actions">
+        <Link to="/users/invite" className="button button--primary">
+          <Trans id="users_invite">Invite user</Trans>
+        </Link>
+        <Link to="/users/import" className="button button--secondary">
+          <Trans id="users_import">Import staff (CSV)</Trans>
+        </Link>
+      </div>
       {users.data ? (
         <DataTable
           rows={rows}
@@ -105,5 +126,14 @@ export function UsersPage() {
         </p>
       )}
     </div>
+  );
+}
+
+/** A row's way to the user's studies, sites, roles and status: their name. */
+function AccessLink({ userId, nickname }: { userId: number; nickname: string }) {
+  return (
+    <Link to="/users/$userId/access" params={{ userId }} className="text-link">
+      {nickname}
+    </Link>
   );
 }

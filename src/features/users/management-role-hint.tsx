@@ -1,0 +1,27 @@
+import type { MessageDescriptor } from "@lingui/core";
+import { msg } from "@lingui/core/macro";
+import { useLingui } from "@lingui/react";
+import type { AssignableRole } from "../../../core/contracts/user-edit.ts";
+
+/** What each management role allows (core/contracts/management-roles.ts), in words. */
+const hints: Record<AssignableRole, MessageDescriptor> = {
+  enroller: msg({ id: "management_role_hint_enroller", message: "Adds and edits participants." }),
+  researcher: msg({ id: "management_role_hint_researcher", message: "Instruments and exports." }),
+  studyManager: msg({
+    id: "management_role_hint_study_manager",
+    message: "Participants, instruments and exports.",
+  }),
+  administrator: msg({
+    id: "management_role_hint_administrator",
+    message: "Participants, instruments, exports, and the users.",
+  }),
+};
+
+export function ManagementRoleHint({ id, role }: { id: string; role: AssignableRole }) {
+  const { i18n } = useLingui();
+  return (
+    <p id={id} className="field-hint">
+      {i18n._(hints[role])}
+    </p>
+  );
+}
