@@ -186,7 +186,13 @@ function ImportPlan({ plan }: { plan: StaffImportResponse }) {
           }),
         })}
       </h2>
-      <div className="staff-import__table-wrap">
+      {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+      <div
+        className="staff-import__table-wrap"
+        role="region"
+        tabIndex={0}
+        aria-labelledby="staff-import-plan"
+      >
         <table className="staff-import__table">
           <thead>
             <tr>
