@@ -8,7 +8,7 @@ import { describeOnEachDatabase } from "../support/api-harness.ts";
 const USERS = "/control/users";
 
 describeOnEachDatabase("GET /control/users", (api) => {
-  it("answers an administrator every user with id, username, nickname, role and last_login", async () => {
+  it("answers an administrator every user with id, username, nickname, role, last_login and status", async () => {
     const token = await api.signIn("admin@demo.test");
     const response = await api.request("GET", USERS, { token });
     expect(response.statusCode).toBe(200);
@@ -16,8 +16,26 @@ describeOnEachDatabase("GET /control/users", (api) => {
     const all = await api.db.select({ id: users.id }).from(users);
     expect(list.map((user) => user.id)).toEqual(all.map((user) => user.id).sort((a, b) => a - b));
     for (const user of list) {
-      expect(Object.keys(user).sort()).toEqual(["id", "last_login", "nickname", "role", "username"]);
+      expect(Object.keys(user).sort()).toEqual([
+        "id",
+        "invitation_expires_at",
+        "last_login",
+        "nickname",
+        "role",
+        "status",
+        "username",
+      ]);
     }
+    // Where each account stands: the seed makes the pending account without a link (the server
+    // mails one at start), so its invitation reads as expired until one is sent.
+    expect(list.find((user) => user.username === "pending@demo.test")).toMatchObject({
+      status: "invitation_expired",
+      invitation_expires_at: null,
+    });
+    expect(list.find((user) => user.username === "staff1@demo.test")).toMatchObject({
+      status: "active",
+      invitation_expires_at: null,
+    });
     expect(list.find((user) => user.username === "coordinator@demo.test")).toMatchObject({
       nickname: "Carmen Ortiz",
       role: "studyManager",
