@@ -30,7 +30,11 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // outbox view: the instrument route 190.7 -> 196.1 (with issue 29), the participant home 179.9 -> 183.3; these
   // cannot load on demand, as they are needed exactly when the device is in trouble.
   app: 175, // 173.2
-  "src/features/instrument/instrument-route.tsx": 198, // 196.1 here, 196.6 in a fresh clone
+  // Site set-up (2026-11-27): the first load's English catalog holds the new screens' messages
+  // (app 166.7 -> 171.2) and the outbox enrols offline (provisional participants, their map):
+  // the instrument route 196.1 -> 201.1, the consent route 207.2 -> 212.2, the photo 192.5 -> 196.9.
+  "src/features/instrument/instrument-route.tsx": 203, // 201.1
+
   "src/features/password/forced-change-password-page.tsx": 177, // 175.3
   "src/features/session/inactivity-lock.tsx": 176, // 174.3
   "src/features/participant-home/participant-home-page.tsx": 184, // 183.3
@@ -42,7 +46,7 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   "src/api/consents-api.ts": 178, // 177.2
   // With the table widget (TanStack Table).
   "src/features/consents/consent-routes.tsx": 192, // 191.4
-  "src/features/consent-completion/consent-completion-route.tsx": 210, // 209.1
+  "src/features/consent-completion/consent-completion-route.tsx": 214, // 212.2 (site set-up)
   "src/features/visits/visits-route.tsx": 180, // 179.0
   "src/features/visit-join/join-route.tsx": 181, // 179.9
   "src/app/visit-room/visit-room-overlay.tsx": 182, // 181.0
@@ -53,7 +57,7 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   "src/widgets/filter-box/filter-box.tsx": 211, // 209.7
   // Question types loaded on demand inside the instrument route: the app plus the piece. The
   // photo's closure counts the survey runner's chunk too, which the route has already loaded.
-  "src/survey/questions/image-capture-question.tsx": 196, // 194.2
+  "src/survey/questions/image-capture-question.tsx": 198, // 196.9 (site set-up)
   "src/survey/questions/pdf-question.tsx": 363, // 361.2
   "src/survey/questions/scribble-question.tsx": 181, // 180.0
   // The inbox: DOMPurify (the browser's second sanitising of announcements' HTML), the onboarding

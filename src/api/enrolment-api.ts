@@ -10,7 +10,7 @@ import type { EditParticipantRequest, EnrolParticipantRequest } from "../../core
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import type { MeResponse } from "../../core/contracts/user.ts";
-export { enrolmentWrite } from "../outbox/enqueue.ts";
+export { enrolmentWrite } from "../outbox/enrolment-write.ts";
 import { callApi } from "./call-api.ts";
 import { participantKeys } from "./participants-api.ts";
 

@@ -2,10 +2,7 @@
  * Handing a write to the outbox: it is stored in IndexedDB first, then a flush is asked for.
  * The returned id is the item's Idempotency-Key.
  */
-import { enrolParticipantCall } from "../../core/contracts/calls/enrolment-calls.ts";
 import { postEventsCall } from "../../core/contracts/calls/event-calls.ts";
-import { callPath } from "../../core/contracts/http/define-call.ts";
-import type { EnrolParticipantRequest, ParticipantFields } from "../../core/contracts/enrolment.ts";
 import { uploadFileCall } from "../../core/contracts/calls/file-calls.ts";
 import type { OutboxBody, OutboxItem, OutboxKind, OutboxRequest, StoredFile } from "./outbox-item.ts";
 import { listItems, putItem, removeItem, updateItem } from "./outbox-store.ts";
@@ -251,29 +248,6 @@ export function uploadWrite(file: Blob | Pick<StoredFile, "bytes" | "type">, fie
         },
         files: [file instanceof Blob ? { ...part, blob: file } : { ...part, ...file }],
       },
-    },
-  };
-}
-
-/**
- * POST /control/studies/{studyId}/sites/{siteId}/participants as an outbox write: the
- * participant's fields and the client_id the device named them with (the call is idempotent on
- * both the Idempotency-Key and the client_id).
- */
-export function enrolmentWrite(
-  studyId: number,
-  siteId: number,
-  fields: ParticipantFields,
-  clientId: string,
-): StorableWrite {
-  const body: EnrolParticipantRequest = { ...fields, client_id: clientId };
-  return {
-    kind: "enrolment",
-    label: `${fields.subject_id} ${fields.fname} ${fields.lname}`,
-    request: {
-      method: enrolParticipantCall.method,
-      path: callPath(enrolParticipantCall, { studyId, siteId }),
-      body: { type: "json", value: body },
     },
   };
 }

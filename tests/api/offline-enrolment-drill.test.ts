@@ -39,13 +39,13 @@ import { DEMO_SIGNATURE_PNG } from "../../server/seed/demo-consents.ts";
 import { drainOutbox, type DrainReport } from "../../src/outbox/drain.ts";
 import {
   enqueueEnrolment,
-  enrolmentWrite,
   enqueueSubmissionWithUploads,
   enqueueWrite,
   eventsWrite,
   uploadWrite,
   type NewWrite,
 } from "../../src/outbox/enqueue.ts";
+import { enrolmentWrite } from "../../src/outbox/enrolment-write.ts";
 import type { OutboxItem } from "../../src/outbox/outbox-item.ts";
 import { indexedDbOutboxStore, listItems } from "../../src/outbox/outbox-store.ts";
 import { indexedDbParticipantIds } from "../../src/outbox/participant-id-store.ts";

@@ -12,7 +12,6 @@ import {
   type ParticipantFields,
 } from "../../../core/contracts/enrolment.ts";
 import { TextField } from "../../widgets/field/text-field.tsx";
-import { RadioGroup } from "../../widgets/radio/radio-group.tsx";
 import {
   localToday,
   participantFieldsOf,
@@ -166,15 +165,22 @@ export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem,
         required
         error={problemText("dateOfBirth", shown.dateOfBirth)}
       />
-      <div id={idOf("gender")} className="field">
-        <RadioGroup
-          label={t({ id: "enrolment_gender", message: "Gender" })}
-          options={genderOptions}
-          value={values.gender}
-          onChange={set("gender")}
-          orientation="horizontal"
-        />
-      </div>
+      <fieldset className="field enrolment-form__choices">
+        <legend>{t({ id: "enrolment_gender", message: "Gender" })}</legend>
+        {genderOptions.map((option, index) => (
+          <label key={option.value} className="enrolment-form__choice">
+            <input
+              id={index === 0 ? idOf("gender") : undefined}
+              type="radio"
+              name={idOf("gender")}
+              value={option.value}
+              checked={values.gender === option.value}
+              onChange={() => set("gender")(option.value)}
+            />
+            {option.label}
+          </label>
+        ))}
+      </fieldset>
       <TextField
         id={idOf("email")}
         type="email"
