@@ -109,7 +109,7 @@ export function InviteUserPage() {
       <p>
         <Trans id="staff_invite_intro">
           We mail the person a link to choose their password. The link works for {STAFF_INVITATION_DAYS} days;
-          you can send a new one from the user list.
+          you can send a new one from their page (their name in the user list).
         </Trans>
       </p>
       <form className="form card" onSubmit={(event) => void onSubmit(event)} noValidate>
