@@ -9,6 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { createThrowawayDatabase } from "../../support/throwaway-postgres.ts";
 import { E2E_STATIC_DIR } from "./e2e-dirs.ts";
@@ -127,7 +128,8 @@ export async function createPortalServer(
       }
       if (child && child.exitCode === null)
         throw new Error("Stop the server before reading its embedded database");
-      const db = new PGlite(path.join(dataDir, "pglite"));
+      // The database's trigram indexes need the extension the server loads (server/db/client.ts).
+      const db = new PGlite(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
       try {
         const result = await db.query<{ count: number | string }>(query, params);
         return Number(result.rows[0]?.count);

@@ -1,0 +1,170 @@
+/**
+ * Enrolment in the browser (site set-up issue, section 4), against a server of the test's own so
+ * that its database can be counted: a coordinator adds a participant online (found by the search,
+ * their page shows their to-do), and one offline, whose page opens at once and on which an
+ * instrument is completed offline; back online, both reach the server exactly once.
+ */
+import { randomUUID } from "node:crypto";
+import { type Page } from "@playwright/test";
+import { expect, test } from "./support/test.ts";
+import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
+import { createPortalServer, type PortalServer } from "./support/server-process.ts";
+import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
+import { ParticipantHome } from "./pages/participant-pages.ts";
+import { SurveyPage } from "./pages/survey-page.ts";
+
+/** MDD-301 at its first site: the coordinator (16) administers CGI-S there. */
+const [STUDY, SITE] = [101, 1011];
+/** The demo seed inserts study 101's participants first: participant 1 is at site 1011. */
+const KNOWN_PARTICIPANT = 1;
+
+async function signIn(page: Page, server: PortalServer) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel("Username").fill(COORDINATOR);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page.getByRole("heading", { name: "Choose a study and site" })).toBeVisible();
+  await page.evaluate(() => navigator.serviceWorker.ready);
+}
+
+/** Fills the Add participant form. */
+async function fillParticipant(page: Page, subjectId: string, firstName: string, lastName: string) {
+  await page.getByRole("textbox", { name: "Subject id" }).fill(subjectId);
+  await page.getByRole("textbox", { name: "First name" }).fill(firstName);
+  await page.getByRole("textbox", { name: "Last name" }).fill(lastName);
+  await page.getByLabel("Date of birth").fill("1984-03-09");
+  await page.getByRole("radio", { name: "Female" }).check();
+}
+
+const participantsWith = (server: PortalServer, subjectId: string) =>
+  server.count(`select count(*) as count from participants where subject_id = $1`, [subjectId]);
+
+test.describe("adding participants", () => {
+  test.describe.configure({ mode: "serial", timeout: 150_000 });
+  let server: PortalServer;
+
+  test.beforeEach(async ({ browserName: _browser }, testInfo) => {
+    server = await createPortalServer(4420 + testInfo.workerIndex);
+    await server.start();
+  });
+
+  test.afterEach(async () => {
+    await server.dispose();
+  });
+
+  test("a coordinator adds a participant online: found by the search, their page shows their to-do", async ({
+    page,
+  }) => {
+    const subjectId = `E2E-${randomUUID().slice(0, 8)}`;
+    await signIn(page, server);
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/search`);
+    await page.getByRole("link", { name: "Add participant" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Add participant" })).toBeVisible();
+
+    // Sent empty: every required field says so, and the first takes the focus.
+    await page.getByRole("button", { name: "Add participant" }).click();
+    await expect(page.getByRole("textbox", { name: "Subject id" })).toBeFocused();
+    await expect(page.getByText("This field is required.")).toHaveCount(4);
+    await expect(page.getByRole("textbox", { name: "Subject id" })).toHaveAttribute("aria-invalid", "true");
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "add-participant-errors");
+
+    await fillParticipant(page, subjectId, "Olivia", "Online");
+    await page.getByRole("textbox", { name: "Email (optional)" }).fill("olivia@example.org");
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "add-participant");
+    await page.getByRole("button", { name: "Add participant" }).click();
+
+    // The outbox sends it at once; the page moves to the participant's real page.
+    await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
+      timeout: 20_000,
+    });
+    const home = new ParticipantHome(page);
+    await expect(home.name("Olivia Online")).toBeVisible();
+    await expect(home.todoTab()).toBeVisible();
+    await expect(home.row("CGI-S")).toBeVisible();
+    await expectNoSeriousViolations(page);
+
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/search?q=${subjectId}`);
+    const results = page.getByRole("table");
+    await expect(results.getByRole("row")).toHaveCount(2);
+    await expect(results.getByRole("link", { name: "Online" })).toBeVisible();
+
+    await server.stop();
+    expect(await participantsWith(server, subjectId)).toBe(1);
+  });
+
+  test("a participant added offline is usable at once, and they and their instrument arrive once back online", async ({
+    page,
+    context,
+  }) => {
+    const subjectId = `E2E-OFF-${randomUUID().slice(0, 8)}`;
+    await signIn(page, server);
+    // Online first: the device learns the study's instruments and keeps CGI-S's definition.
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/participants/${KNOWN_PARTICIPANT}`);
+    const home = new ParticipantHome(page);
+    await expect(home.todoTab()).toBeVisible();
+    const survey = new SurveyPage(page);
+    await survey.openFromParticipantHome("CGI-S");
+    await survey.close().click();
+    await page.getByRole("dialog").getByRole("button", { name: "Quit" }).click();
+    await expect(home.todoTab()).toBeVisible();
+
+    await context.setOffline(true);
+    // In the app, without a connection: the navigation and the form come from the device.
+    await page.getByRole("navigation", { name: "Study" }).getByRole("link", { name: "Participants" }).click();
+    await page.getByRole("link", { name: "Add participant" }).click();
+    await fillParticipant(page, subjectId, "Frida", "Offline");
+    await page.getByRole("button", { name: "Add participant" }).click();
+
+    // The participant's page opens at once, at the id the device gave them.
+    await expect(page).toHaveURL(new RegExp(`/participants/-\\d+$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Frida Offline" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Not on the server yet" })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "offline-participant");
+
+    // An instrument completed offline, queued after the participant.
+    await page.getByRole("link", { name: "CGI-S" }).click();
+    await expect(survey.close()).toBeVisible();
+    await survey.choose(/^Markedly ill/);
+    await survey.next().click();
+    await expect(survey.submissionHeading()).toBeVisible();
+    await survey.finish().click();
+    const modal = page.getByRole("alertdialog", { name: "Network error" });
+    await expect(modal).toBeVisible({ timeout: 15_000 });
+    await modal.getByRole("button", { name: "Send later" }).click();
+    await expect(page).toHaveURL(new RegExp(`/participants/-\\d+$`));
+    const waiting = page.getByRole("region", { name: "Waiting to be sent after the participant" });
+    await expect(waiting).toContainText("CGI-S");
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "offline-participant-queued");
+
+    // Back online: the participant first, then the instrument; the page moves to the real one.
+    await context.setOffline(false);
+    await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
+      timeout: 30_000,
+    });
+    await expect(home.name("Frida Offline")).toBeVisible();
+    await expect
+      .poll(() => page.evaluate(async () => (await window.clinroOutbox!.list()).length), {
+        timeout: 20_000,
+      })
+      .toBe(0);
+    await home.completedTab().click();
+    await expect(home.panel()).toContainText("CGI-S");
+    // Asking again sends nothing twice.
+    await page.evaluate(() => window.clinroOutbox!.flush());
+
+    await server.stop();
+    expect(await participantsWith(server, subjectId)).toBe(1);
+    expect(
+      await server.count(
+        `select count(*) as count from instrument_submissions s join participants p on p.id = s.participant_id
+         join instruments i on i.id = s.instrument_id where p.subject_id = $1 and i.slug = 'cgi-s'`,
+        [subjectId],
+      ),
+    ).toBe(1);
+  });
+});
