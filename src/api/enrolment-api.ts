@@ -7,30 +7,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { editParticipantCall, importParticipantsCall } from "../../core/contracts/calls/enrolment-calls.ts";
 import type { EditParticipantRequest, EnrolParticipantRequest } from "../../core/contracts/enrolment.ts";
-import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
-import { ROLE_CODE } from "../../core/contracts/roles.ts";
-import type { MeResponse } from "../../core/contracts/user.ts";
 export { enrolmentWrite } from "../outbox/enrolment-write.ts";
+export { mayEnrolAt } from "./enrolment-access.ts";
 import { callApi } from "./call-api.ts";
 import { participantKeys } from "./participants-api.ts";
-
-/**
- * Whether the user may add and change participants at this site of this study: an enroller,
- * study manager or administrator (their management role), or the study's Clinical Coordinator
- * (16); in both cases only at a site of the study they work in. The server checks the same.
- */
-export function mayEnrolAt(
-  user:
-    | { role?: MeResponse["role"] | undefined; permissions?: MeResponse["permissions"] | undefined }
-    | null
-    | undefined,
-  studyId: number,
-  siteId: number,
-) {
-  const study = user?.permissions?.[String(studyId)];
-  if (!user || !study || !study.sites.some((site) => site.site_id === siteId)) return false;
-  return managementRoleAllows(user.role, "participants") || study.role === ROLE_CODE.clinicalCoordinator;
-}
 
 /** The enrolment body an outbox item holds, when it is one this app wrote. */
 export function enrolmentBodyOf(value: unknown): EnrolParticipantRequest | undefined {

@@ -167,4 +167,62 @@ test.describe("adding participants", () => {
       ),
     ).toBe(1);
   });
+
+  test("a participant's details are changed, and a site's CSV is checked, refused row by row, then imported", async ({
+    page,
+  }) => {
+    const run = randomUUID().slice(0, 6).toUpperCase();
+    await signIn(page, server);
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/participants/${KNOWN_PARTICIPANT}`);
+    const home = new ParticipantHome(page);
+    await expect(home.todoTab()).toBeVisible();
+    await page.getByRole("link", { name: "Edit details" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Edit participant" })).toBeVisible();
+    const lastName = page.getByRole("textbox", { name: "Last name" });
+    await expect(lastName).not.toHaveValue("");
+    await lastName.fill(`Renamed${run}`);
+    await expectNoSeriousViolations(page);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(new RegExp(`/participants/${KNOWN_PARTICIPANT}$`));
+    await expect(page.getByRole("heading", { level: 1, name: new RegExp(`Renamed${run}$`) })).toBeVisible();
+
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/search`);
+    await page.getByRole("link", { name: "Import participants" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Import participants" })).toBeVisible();
+    const text = page.getByRole("textbox", { name: "The file's text (you can also paste it here)" });
+    const header = "subject_id,first_name,last_name,date_of_birth,gender,email";
+    await text.fill(
+      [header, `CSV-${run}-1,Ana,Lopez,1990-01-02,f,`, `CSV-${run}-2,Bo,Chen,2090-11-30,x,`].join("\n"),
+    );
+    await page.getByRole("button", { name: "Check the file" }).click();
+    const refused = page.getByRole("region", { name: "1 row is not right: nothing was added" });
+    await expect(refused).toContainText("Line 3");
+    await expect(refused).toContainText("gender");
+    await expect(refused).toContainText("date_of_birth");
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "import-refused");
+
+    await text.fill(
+      [
+        header,
+        `CSV-${run}-1,Ana,Lopez,1990-01-02,f,`,
+        `CSV-${run}-2,Bo,Chen,1975-11-30,m,bo@example.org`,
+      ].join("\n"),
+    );
+    await page.getByRole("button", { name: "Check the file" }).click();
+    await expect(
+      page.getByRole("heading", { name: "The file is right: 2 participants would be added" }),
+    ).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "import-preview");
+    await page.getByRole("button", { name: "Import 2 participants" }).click();
+    await expect(page.getByRole("heading", { name: "2 participants added" })).toBeVisible();
+
+    await server.stop();
+    expect(
+      await server.count(`select count(*) as count from participants where subject_id like $1`, [
+        `CSV-${run}-%`,
+      ]),
+    ).toBe(2);
+  });
 });

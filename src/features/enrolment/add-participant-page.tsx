@@ -78,7 +78,7 @@ export function AddParticipantPage({ studyId, siteId }: Props) {
   };
 
   return (
-    <div className="page page--narrow">
+    <div className="page page--narrow enrolment-page">
       <h1 tabIndex={-1}>
         <Trans id="enrolment_add_heading">Add participant</Trans>
       </h1>

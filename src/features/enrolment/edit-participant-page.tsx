@@ -107,7 +107,7 @@ export function EditParticipantPage({ studyId, siteId, participantId }: Props) {
   // The participant call does not answer the email: one it names is shown, else the field is empty.
   const known = participant.data as typeof participant.data & { email?: string | null };
   return (
-    <div className="page page--narrow">
+    <div className="page page--narrow enrolment-page">
       <h1 tabIndex={-1}>
         <Trans id="enrolment_edit_heading">Edit participant</Trans>
       </h1>

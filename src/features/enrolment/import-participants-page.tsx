@@ -72,7 +72,7 @@ export function ImportParticipantsPage({ studyId, siteId }: Props) {
   const tooLong = csv.length > PARTICIPANT_IMPORT_MAX_CHARS;
   const columns = PARTICIPANT_CSV_COLUMNS.join(", ");
   return (
-    <div className="page page--narrow">
+    <div className="page page--narrow enrolment-page">
       <h1 tabIndex={-1}>
         <Trans id="enrolment_import_heading">Import participants</Trans>
       </h1>
@@ -89,6 +89,7 @@ export function ImportParticipantsPage({ studyId, siteId }: Props) {
           </label>
           <input
             id={ids.file}
+            className="enrolment-import__file"
             type="file"
             accept=".csv,text/csv"
             onChange={(event) => void readFile(event.target.files?.[0])}
@@ -147,15 +148,17 @@ function ImportOutcomeView({
   if (outcome.kind === "bad-rows") {
     return (
       <section className="enrolment-notice enrolment-notice--error" aria-labelledby="import-bad-rows-heading">
-        <h2 id="import-bad-rows-heading" role="alert">
-          {t({
-            id: "enrolment_import_bad_rows",
-            message: plural(outcome.rows.length, {
-              one: "# row is not right: nothing was added",
-              other: "# rows are not right: nothing was added",
-            }),
-          })}
-        </h2>
+        <div role="alert">
+          <h2 id="import-bad-rows-heading">
+            {t({
+              id: "enrolment_import_bad_rows",
+              message: plural(outcome.rows.length, {
+                one: "# row is not right: nothing was added",
+                other: "# rows are not right: nothing was added",
+              }),
+            })}
+          </h2>
+        </div>
         <ul className="enrolment-import__bad-rows">
           {outcome.rows.map(({ line, subject_id, issues }) => (
             <li key={line}>
@@ -178,23 +181,25 @@ function ImportOutcomeView({
   const { answer } = outcome;
   return (
     <section className="enrolment-notice" aria-labelledby="import-result-heading">
-      <h2 id="import-result-heading" role="status">
-        {outcome.kind === "preview"
-          ? t({
-              id: "enrolment_import_preview",
-              message: plural(answer.created, {
-                one: "The file is right: # participant would be added",
-                other: "The file is right: # participants would be added",
-              }),
-            })
-          : t({
-              id: "enrolment_import_done",
-              message: plural(answer.created, {
-                one: "# participant added",
-                other: "# participants added",
-              }),
-            })}
-      </h2>
+      <div role="status">
+        <h2 id="import-result-heading">
+          {outcome.kind === "preview"
+            ? t({
+                id: "enrolment_import_preview",
+                message: plural(answer.created, {
+                  one: "The file is right: # participant would be added",
+                  other: "The file is right: # participants would be added",
+                }),
+              })
+            : t({
+                id: "enrolment_import_done",
+                message: plural(answer.created, {
+                  one: "# participant added",
+                  other: "# participants added",
+                }),
+              })}
+        </h2>
+      </div>
       <div className="table-scroll">
         <table className="data-table">
           <thead>

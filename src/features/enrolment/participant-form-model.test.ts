@@ -34,6 +34,7 @@ describe("the participant form", () => {
 
   it.each([
     ["1981-02-29", "date"],
+    ["1899-12-31", "date"],
     ["2026-11-28", "future"],
     ["2026-11-27", undefined],
   ])("judges the date of birth %s as %s", (dateOfBirth, problem) => {

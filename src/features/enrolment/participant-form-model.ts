@@ -37,6 +37,8 @@ export const EMPTY_PARTICIPANT_FORM: ParticipantFormValues = {
 };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The earliest date of birth the server takes. */
+export const EARLIEST_DATE_OF_BIRTH = "1900-01-01";
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Whether YYYY-MM-DD is a real calendar date. */
@@ -70,8 +72,9 @@ export function participantFormProblems(values: ParticipantFormValues, now: Date
   const lastName = required(values.lastName, PERSON_NAME_MAX_LENGTH);
   if (lastName) problems.lastName = lastName;
   if (!values.dateOfBirth) problems.dateOfBirth = "required";
-  else if (!isCalendarDate(values.dateOfBirth)) problems.dateOfBirth = "date";
-  else if (values.dateOfBirth > localToday(now)) problems.dateOfBirth = "future";
+  else if (!isCalendarDate(values.dateOfBirth) || values.dateOfBirth < EARLIEST_DATE_OF_BIRTH) {
+    problems.dateOfBirth = "date";
+  } else if (values.dateOfBirth > localToday(now)) problems.dateOfBirth = "future";
   const email = values.email.trim();
   if (email.length > EMAIL_MAX_LENGTH) problems.email = "too-long";
   else if (email && !EMAIL.test(email)) problems.email = "email";

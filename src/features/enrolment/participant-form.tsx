@@ -13,6 +13,7 @@ import {
 } from "../../../core/contracts/enrolment.ts";
 import { TextField } from "../../widgets/field/text-field.tsx";
 import {
+  EARLIEST_DATE_OF_BIRTH,
   localToday,
   participantFieldsOf,
   participantFormProblems,
@@ -160,6 +161,7 @@ export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem,
         type="date"
         label={t({ id: "enrolment_date_of_birth", message: "Date of birth" })}
         value={values.dateOfBirth}
+        min={EARLIEST_DATE_OF_BIRTH}
         max={localToday(new Date())}
         onChange={(event) => set("dateOfBirth")(event.target.value)}
         required

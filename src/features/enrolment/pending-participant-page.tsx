@@ -114,7 +114,7 @@ export function PendingParticipantPage(props: Props) {
   const { body, item, state } = enrolment;
   const refusal = item.lastError;
   return (
-    <div className="page participant-home pending-participant">
+    <div className="page participant-home pending-participant enrolment-page">
       <h1 tabIndex={-1}>
         {body.fname} {body.lname}
       </h1>

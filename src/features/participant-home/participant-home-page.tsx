@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { lazy, Suspense, useState } from "react";
 import { participantQuery } from "../../api/participants-api.ts";
+import { mayEnrolAt } from "../../api/enrolment-access.ts";
 import { ApiError } from "../../api/request.ts";
 import { studyQuery } from "../../api/studies-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
@@ -74,6 +75,17 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
   return (
     <div className="page participant-home">
       <ParticipantSummaryBlock participant={participant.data} />
+      {mayEnrolAt(user, studyId, siteId) ? (
+        <div className="participant-actions">
+          <Link
+            className="button button--secondary"
+            to="/studies/$studyId/sites/$siteId/participants/$participantId/edit"
+            params={{ studyId, siteId, participantId }}
+          >
+            <Trans id="enrolment_edit_entry">Edit details</Trans>
+          </Link>
+        </div>
+      ) : null}
       {maySchedule ? <ScheduleVisitAction {...props} participant={participant.data} /> : null}
       {study.data ? (
         <InstrumentLists {...props} architectureVersion={study.data.config.instrument_architecture_version} />

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
 import { participantSearchQuery } from "../../api/participants-api.ts";
-import { mayEnrolAt } from "../../api/enrolment-api.ts";
+import { mayEnrolAt } from "../../api/enrolment-access.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts";
