@@ -117,6 +117,14 @@ export function EditParticipantPage({ studyId, siteId, participantId }: Props) {
         onSubmit={save}
         serverProblem={problem}
         cancel={toParticipant}
+        emailHint={
+          known.email === undefined ? (
+            <Trans id="enrolment_edit_email_unknown">
+              The current email is not shown here: enter it again to keep it. Left empty, the participant has
+              no email.
+            </Trans>
+          ) : undefined
+        }
       />
     </div>
   );
