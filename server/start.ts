@@ -73,7 +73,8 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
       `with ${DEMO_PARTICIPANTS_PER_STUDY} participants each, and ${DEMO_ACCOUNTS.length} accounts ` +
       `(${DEMO_ACCOUNTS.map((account) => account.username).join(", ")}) whose password is the published "${DEMO_PASSWORD}".`;
     // On a real PostgreSQL the demo is asked for explicitly: say loudly what it put there.
-    if (env.DATABASE_URL) app.log.warn(`${created} This database is for trying the portal, never for real data.`);
+    if (env.DATABASE_URL)
+      app.log.warn(`${created} This database is for trying the portal, never for real data.`);
     else app.log.info(created);
   }
   if (withoutUsers) app.log.warn(FIRST_ADMINISTRATOR_HINT);

@@ -86,7 +86,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     });
     const db = drizzlePostgres({ client, schema }) as unknown as Database;
     // The lock is a session's: one reserved connection takes it, runs everything, releases it.
-    const startUp = async <T,>(afterMigrations: () => Promise<T>): Promise<T> => {
+    const startUp = async <T>(afterMigrations: () => Promise<T>): Promise<T> => {
       const lockConnection = await client.reserve();
       try {
         await lockConnection`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
