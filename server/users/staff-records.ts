@@ -226,16 +226,14 @@ export async function replaceStudyAccess(
   const heldIds = new Set(current.map((held) => held.studyId));
   const added = access.filter((study) => !heldIds.has(study.study_id));
   if (added.length > 0) {
-    await tx
-      .insert(studyPermissions)
-      .values(
-        added.map((study) => ({
-          userId,
-          studyId: study.study_id,
-          role: study.role,
-          scope: STAFF_STUDY_SCOPE,
-        })),
-      );
+    await tx.insert(studyPermissions).values(
+      added.map((study) => ({
+        userId,
+        studyId: study.study_id,
+        role: study.role,
+        scope: STAFF_STUDY_SCOPE,
+      })),
+    );
   }
   const currentSites = await tx
     .select({ siteId: sitePermissions.siteId })
