@@ -24,15 +24,18 @@ import { offlineInstruments, pendingEnrolmentOf, writesWaitingFor } from "./pend
 
 type Props = { studyId: number; siteId: number; participantId: number };
 
-/** Moves to the participant's real page as soon as the map knows their server id. */
+/**
+ * Moves to the participant's real page as soon as the map knows their server id; answers the
+ * outbox version the map was last read for.
+ */
 function useEnrolledRedirect({ studyId, siteId, participantId }: Props, outboxVersion: number) {
   const navigate = useNavigate();
-  const [checked, setChecked] = useState(false);
+  const [checked, setChecked] = useState<number | undefined>(undefined);
   useEffect(() => {
     let current = true;
     void indexedDbParticipantIds.get(participantId).then((enrolled) => {
       if (!current) return;
-      setChecked(true);
+      setChecked(outboxVersion);
       if (enrolled) {
         void navigate({
           to: "/studies/$studyId/sites/$siteId/participants/$participantId",
@@ -54,7 +57,7 @@ export function PendingParticipantPage(props: Props) {
   const user = useStoredUser();
   const queryClient = useQueryClient();
   const outbox = useOutboxItems();
-  const checked = useEnrolledRedirect(props, outbox.dataUpdatedAt);
+  const checkedFor = useEnrolledRedirect(props, outbox.dataUpdatedAt);
   const items = useMemo(() => outbox.data ?? [], [outbox.data]);
   const enrolment = pendingEnrolmentOf(items, participantId, enrolmentBodyOf);
   const waiting = writesWaitingFor(items, participantId);
@@ -90,7 +93,8 @@ export function PendingParticipantPage(props: Props) {
     </Link>
   );
 
-  if (outbox.isPending || !checked) {
+  // An enrolment gone from the outbox was delivered, unless the map says otherwise: read it first.
+  if (outbox.isPending || checkedFor === undefined || (!enrolment && checkedFor !== outbox.dataUpdatedAt)) {
     return (
       <div className="page">
         <p className="empty-state" role="status">
