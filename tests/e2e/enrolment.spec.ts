@@ -225,4 +225,38 @@ test.describe("adding participants", () => {
       ]),
     ).toBe(2);
   });
+
+  test("an enrolment the server refuses (subject id taken) is shown, kept, and corrected from the queue", async ({
+    page,
+  }) => {
+    const corrected = `E2E-FIX-${randomUUID().slice(0, 8)}`;
+    await signIn(page, server);
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/participants/new`);
+    // MDD-1001 is the demo's participant 1: taken in the study.
+    await fillParticipant(page, "MDD-1001", "Tomás", "Taken");
+    await page.getByRole("button", { name: "Add participant" }).click();
+    await expect(
+      page.getByRole("heading", { level: 2, name: "The server refused this participant" }),
+    ).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(page.getByRole("alert").filter({ hasText: "already used in this study" })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "enrolment-refused");
+
+    // Kept in the queue, refused, with a way back to correct it.
+    await page.goto(`${server.url}/outbox`);
+    await page.getByRole("link", { name: /^Correct: MDD-1001 Tomás Taken/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Tomás Taken" })).toBeVisible();
+    await page.getByRole("textbox", { name: "Subject id" }).fill(corrected);
+    await page.getByRole("button", { name: "Correct and send again" }).click();
+    await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
+      timeout: 20_000,
+    });
+    await expect(new ParticipantHome(page).name("Tomás Taken")).toBeVisible();
+
+    await server.stop();
+    expect(await participantsWith(server, corrected)).toBe(1);
+    expect(await participantsWith(server, "MDD-1001")).toBe(1);
+  });
 });

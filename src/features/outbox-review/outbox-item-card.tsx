@@ -1,5 +1,6 @@
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
+import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { retryNow } from "../../outbox/flusher.ts";
 import { formatBytes, formatCreatedAt } from "./format-item.ts";
@@ -104,6 +105,21 @@ export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProp
                 <Trans id="outbox_retry_now">Retry now</Trans>
               )}
             </button>
+          ) : null}
+          {item.canExportAndDiscard &&
+          item.kind === "enrolment" &&
+          item.studyId !== undefined &&
+          item.siteId !== undefined &&
+          item.participantId !== undefined ? (
+            // A refused enrolment is corrected on the participant's page, where what waits for it shows.
+            <Link
+              className="button button--secondary"
+              to="/studies/$studyId/sites/$siteId/participants/$participantId"
+              params={{ studyId: item.studyId, siteId: item.siteId, participantId: item.participantId }}
+              aria-label={t({ id: "outbox_correct_enrolment_named", message: `Correct: ${label}` })}
+            >
+              <Trans id="outbox_correct_enrolment">Correct</Trans>
+            </Link>
           ) : null}
           {item.canExportAndDiscard ? (
             <>
