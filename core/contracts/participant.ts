@@ -31,6 +31,8 @@ export const participantResponse = z.object({
   study_name: z.string(),
   /** Blank ('') while the participant has none (screening). */
   subject_id: z.string(),
+  /** Where visit join links go; null when none was given. */
+  email: z.nullable(z.string()),
 });
 export type ParticipantResponse = z.infer<typeof participantResponse>;
 

@@ -36,6 +36,7 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
       gender: "f",
       dateOfBirth: "1980-04-02",
       subjectId: "MDD-9001",
+      email: "odalys@example.org",
       firstLoginTimestamp: new Date("2026-02-03T09:15:00.000Z"),
       lastUpdated: new Date("2026-03-04T10:20:30.000Z"),
     });
@@ -67,6 +68,7 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
       num_total_instruments: 0,
       study_name: "MDD-301 Depression Maintenance",
       subject_id: "MDD-9001",
+      email: "odalys@example.org",
     });
     participantResponse.parse(response.json());
   });
@@ -109,6 +111,7 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
       subject_id: "",
       date_of_birth: null,
       first_login_timestamp: null,
+      email: null,
     });
     expect(Number.isNaN(Date.parse(participant.last_updated))).toBe(false);
   });

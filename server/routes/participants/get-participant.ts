@@ -74,6 +74,7 @@ export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
       num_total_instruments: counts?.total ?? 0,
       study_name: row.studyName,
       subject_id: participant.subjectId,
+      email: participant.email,
     };
   });
 }

@@ -104,8 +104,7 @@ export function EditParticipantPage({ studyId, siteId, participantId }: Props) {
     });
   };
 
-  // The participant call does not answer the email: one it names is shown, else the field is empty.
-  const known = participant.data as typeof participant.data & { email?: string | null };
+  const known = participant.data;
   return (
     <div className="page page--narrow enrolment-page">
       <h1 tabIndex={-1}>
@@ -117,14 +116,6 @@ export function EditParticipantPage({ studyId, siteId, participantId }: Props) {
         onSubmit={save}
         serverProblem={problem}
         cancel={toParticipant}
-        emailHint={
-          known.email === undefined ? (
-            <Trans id="enrolment_edit_email_unknown">
-              The current email is not shown here: enter it again to keep it. Left empty, the participant has
-              no email.
-            </Trans>
-          ) : undefined
-        }
       />
     </div>
   );

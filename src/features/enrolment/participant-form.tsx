@@ -34,8 +34,6 @@ type Props = {
   /** A refusal the server gave, said under the field it names (or above the buttons). */
   serverProblem?: ServerProblem | null | undefined;
   cancel?: ReactNode;
-  /** Said under the email field (e.g. that the current email is not known here). */
-  emailHint?: ReactNode;
 };
 
 const FIELD_ORDER: ParticipantFormField[] = [
@@ -47,7 +45,7 @@ const FIELD_ORDER: ParticipantFormField[] = [
   "email",
 ];
 
-export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem, cancel, emailHint }: Props) {
+export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem, cancel }: Props) {
   const { t } = useLingui();
   const [values, setValues] = useState(initial);
   const [shown, setShown] = useState<FormProblems>({});
@@ -189,7 +187,6 @@ export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem,
         id={idOf("email")}
         type="email"
         label={t({ id: "enrolment_email", message: "Email (optional)" })}
-        hint={emailHint}
         value={values.email}
         onChange={(event) => set("email")(event.target.value)}
         maxLength={EMAIL_MAX_LENGTH}

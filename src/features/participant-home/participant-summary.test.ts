@@ -45,6 +45,7 @@ describe("summary block", () => {
     num_total_instruments: 0,
     study_name: "MDD-301",
     subject_id: "MDD-0042",
+    email: null,
   };
 
   it("shows the dates as DD-MMM-YYYY and derives age and days since first sign-in", () => {
