@@ -8,23 +8,15 @@
  * administrator) or who is a Clinical Coordinator (16) in the study, with the site in their
  * permissions. The site must belong to the study, and a retired site takes no new participants.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { ParticipantFields, EnrolParticipantResponse } from "../../core/contracts/enrolment.ts";
-import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
-import { participantGender } from "../../core/contracts/participant.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import type { Database, Transaction } from "../db/client.ts";
-import {
-  instrumentInstances,
-  instruments,
-  participants,
-  sites,
-  studies,
-  studyPermissions,
-} from "../db/schema.ts";
+import { participants, sites, studies, studyPermissions } from "../db/schema.ts";
 import { HttpError, invalidRequest } from "../http/errors.ts";
 import { giveStudySchedule } from "./scheduled-deliveries.ts";
+import { participantRecord } from "./participant-record.ts";
 import { canReadSite, participantForbidden, siteForbidden } from "./site-access.ts";
 
 type Executor = Database | Transaction;
@@ -250,35 +242,9 @@ export async function enrolmentRecord(
     .innerJoin(studies, eq(studies.id, participants.studyId))
     .where(eq(participants.id, participantId));
   if (!row) throw new Error(`Participant ${participantId} does not exist`);
-  const [counts] = await db
-    .select({
-      total: sql<number>`count(*)::int`,
-      completed: sql<number>`count(${instrumentInstances.completion})::int`,
-    })
-    .from(instrumentInstances)
-    .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
-    .where(
-      and(
-        eq(instrumentInstances.participantId, participantId),
-        eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician),
-      ),
-    );
-  const { participant } = row;
-  const gender = participantGender.safeParse(participant.gender);
   return {
-    id: participant.id,
-    fname: participant.fname,
-    lname: participant.lname,
-    gender: gender.success ? gender.data : null,
-    date_of_birth: participant.dateOfBirth,
-    first_login_timestamp: participant.firstLoginTimestamp?.toISOString() ?? null,
-    last_updated: participant.lastUpdated.toISOString(),
-    num_completed_instruments: counts?.completed ?? 0,
-    num_total_instruments: counts?.total ?? 0,
-    study_name: row.studyName,
-    subject_id: participant.subjectId,
-    client_id: participant.clientId,
-    site_id: participant.siteId,
-    email: participant.email,
+    ...(await participantRecord(db, row.participant, row.studyName)),
+    client_id: row.participant.clientId,
+    site_id: row.participant.siteId,
   };
 }

@@ -9,7 +9,7 @@
  * rules as the enrolment form, and a subject id used twice in the file or already in the study
  * makes a bad row. The import creates all rows or none.
  */
-import { parse } from "csv-parse/sync";
+import { readCsvRecords } from "../csv/read-csv-records.ts";
 import { safeParse } from "zod/v4/core";
 import {
   PARTICIPANT_CSV_COLUMNS,
@@ -40,22 +40,6 @@ export type ParticipantCsv =
   /** Every row read; `badRows` empty when all of them can be created. */
   | { ok: true; rows: CsvParticipant[]; badRows: ParticipantImportBadRow[] };
 
-type CsvRecord = { record: string[]; info: { lines: number } };
-
-function readRecords(text: string): CsvRecord[] | string {
-  try {
-    return parse(text, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-    }) as unknown as CsvRecord[];
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return `The file is not readable as CSV: ${message}`;
-  }
-}
-
 /**
  * Reads and checks a participant CSV. `existingSubjectIds` answers which of the file's subject
  * ids the study already has (checked once the rows are read).
@@ -65,7 +49,7 @@ export async function readParticipantCsv(
   now: Date,
   existingSubjectIds: (subjectIds: string[]) => Promise<Set<string>>,
 ): Promise<ParticipantCsv> {
-  const records = readRecords(text);
+  const records = readCsvRecords(text);
   if (typeof records === "string") return { ok: false, fileProblem: records };
   const [header, ...body] = records;
   if (!header)

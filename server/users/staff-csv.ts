@@ -10,7 +10,7 @@
  * one email disagree on the name or management role, or name one study twice. The import invites
  * everyone or nobody.
  */
-import { parse } from "csv-parse/sync";
+import { readCsvRecords } from "../csv/read-csv-records.ts";
 import { safeParse } from "zod/v4/core";
 import {
   DEFAULT_MANAGEMENT_ROLE,
@@ -42,22 +42,6 @@ export type StaffCsv =
   | { ok: false; fileProblem: string }
   /** Every row read; `badRows` empty when everyone can be invited. */
   | { ok: true; users: CsvStaffUser[]; badRows: StaffImportBadRow[] };
-
-type CsvRecord = { record: string[]; info: { lines: number } };
-
-function readRecords(text: string): CsvRecord[] | string {
-  try {
-    return parse(text, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-    }) as unknown as CsvRecord[];
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return `The file is not readable as CSV: ${message}`;
-  }
-}
 
 /** A role as a cell writes it: a code (16), the witness, or a role name (Clinical Coordinator). */
 export function parseStudyRole(text: string): StaffStudyRole | undefined {
@@ -115,7 +99,7 @@ export async function readStaffCsv(
   catalogue: StudyCatalogue,
   accounts: (emails: string[]) => Promise<Map<string, { deactivated: boolean }>>,
 ): Promise<StaffCsv> {
-  const records = readRecords(text);
+  const records = readCsvRecords(text);
   if (typeof records === "string") return { ok: false, fileProblem: records };
   const [header, ...body] = records;
   if (!header)
