@@ -38,6 +38,9 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   "src/features/password/forced-change-password-page.tsx": 177, // 175.3
   "src/features/session/inactivity-lock.tsx": 176, // 174.3
   "src/features/participant-home/participant-home-page.tsx": 184, // 183.3
+  // A participant added offline: their page with the correction form of a refused enrolment and
+  // the device's instrument lists (site set-up).
+  "src/features/enrolment/pending-participant-page.tsx": 184, // 181.7
   "src/features/profile/profile-page.tsx": 205, // 203.5
   // The users page carries the table widget (TanStack Table's sorting).
   "src/features/users/users-page.tsx": 186, // 184.3

@@ -17,14 +17,6 @@ export type NotStoredModalProps = {
   onClose: () => void;
 };
 
-/** A refused write's reason for a person: the error's name and message. */
-export function describeStoreError(error: unknown) {
-  if (error instanceof Error || (typeof DOMException !== "undefined" && error instanceof DOMException)) {
-    return [error.name, error.message].filter(Boolean).join(": ");
-  }
-  return String(error);
-}
-
 export function NotStoredModal({ form, reason, onRetry, onExport, onClose }: NotStoredModalProps) {
   const { t } = useLingui();
   const [busy, setBusy] = useState(false);

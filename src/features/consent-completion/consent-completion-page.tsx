@@ -29,7 +29,8 @@ import type { ConsentParticipantStatus } from "../../../core/contracts/consents.
 import { isUserSignerRole, isWitness } from "../../../core/contracts/roles.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
-import { describeStoreError, NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
+import { NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
+import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
 import {
   consentSession,

@@ -11,7 +11,7 @@ import { useState } from "react";
 import { enrolmentWrite, mayEnrolAt } from "../../api/enrolment-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { enqueueEnrolment } from "../../outbox/enqueue.ts";
-import { describeStoreError } from "../../outbox-ui/not-stored-modal.tsx";
+import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import type { ParticipantFields } from "../../../core/contracts/enrolment.ts";
 import { ParticipantForm, type ServerProblem } from "./participant-form.tsx";

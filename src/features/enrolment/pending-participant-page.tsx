@@ -15,9 +15,10 @@ import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { reviseEnrolment } from "../../outbox/enqueue.ts";
 import { indexedDbParticipantIds } from "../../outbox/participant-id-store.ts";
+import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
 import type { FormsListResponse, InstancesListResponse } from "../../../core/contracts/instrument-lists.ts";
-import { ParticipantForm } from "./participant-form.tsx";
+import { ParticipantForm, type ServerProblem } from "./participant-form.tsx";
 import { participantFormValuesOf } from "./participant-form-model.ts";
 import "./enrolment.css";
 import { offlineInstruments, pendingEnrolmentOf, writesWaitingFor } from "./pending-participant.ts";
@@ -64,6 +65,8 @@ export function PendingParticipantPage(props: Props) {
   const role = user?.permissions?.[String(studyId)]?.role;
   // The lists restored from the device's cache may arrive after the page: read them again then.
   const [listsVersion, setListsVersion] = useState(0);
+  // The corrected enrolment could not be queued: the device refused to store it.
+  const [reviseProblem, setReviseProblem] = useState<ServerProblem | null>(null);
   useEffect(
     () =>
       queryClient.getQueryCache().subscribe((event) => {
@@ -172,8 +175,20 @@ export function PendingParticipantPage(props: Props) {
             key={item.id}
             initial={participantFormValuesOf(body)}
             submitLabel={<Trans id="enrolment_send_again">Correct and send again</Trans>}
+            serverProblem={reviseProblem}
             onSubmit={async (fields) => {
-              await reviseEnrolment(item, { ...fields, client_id: body.client_id });
+              setReviseProblem(null);
+              try {
+                await reviseEnrolment(item, { ...fields, client_id: body.client_id });
+              } catch (error) {
+                const reason = describeStoreError(error);
+                setReviseProblem({
+                  text: t({
+                    id: "enrolment_not_stored",
+                    message: `The participant could not be saved on this device: ${reason}`,
+                  }),
+                });
+              }
             }}
           />
         </section>
