@@ -90,7 +90,10 @@ export function persistQueries(queryClient: QueryClient, appVersion: string) {
         persister,
         buster: appVersion,
         dehydrateOptions: {
-          shouldDehydrateQuery: (query) => query.state.status === "success" && query.meta?.persist === true,
+          // What the device has is kept even when its last refetch failed (the server down):
+          // saving only successful queries dropped the participant's page from the device at the
+          // first failed refetch, and a reload during the outage then had nothing to show.
+          shouldDehydrateQuery: (query) => query.state.data !== undefined && query.meta?.persist === true,
         },
       }),
     );
