@@ -35,6 +35,7 @@ import { postConsentRoutes } from "./routes/consents/post-consent.ts";
 import { signingKeyRoutes } from "./routes/consents/signing-key.ts";
 import { announcementRoutes } from "./routes/announcements/announcements.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
+import { exportRoutes } from "./routes/exports/export-study.ts";
 import { fileRoutes } from "./routes/files/upload-file.ts";
 import { healthRoutes } from "./routes/health/healthz.ts";
 import { definitionRoutes } from "./routes/instruments/get-definition.ts";
@@ -250,6 +251,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     staffRoutes(authenticated, ctx, { accountMail, background: backgroundTasks });
     eventRoutes(authenticated, ctx);
     announcementRoutes(authenticated, ctx);
+    exportRoutes(authenticated, ctx);
     onboardingRoutes(authenticated, ctx);
     fileRoutes(authenticated, ctx);
     listVisitsRoutes(authenticated, ctx);

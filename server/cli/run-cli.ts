@@ -4,6 +4,7 @@
  *
  *   clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
  *   clinro visit schedule --study ID --site ID --participant ID --at ISO --minutes N [--recorded] [--adhoc]
+ *   clinro export --study ID --format csv|odm|fhir [...] (export-commands.ts)
  *   clinro audit verify | clinro audit export FILE   (audit-commands.ts)
  *   clinro consent import FILE --study ID           (consent-commands.ts)
  *   clinro backup FILE | clinro restore FILE        (backup-commands.ts)
@@ -26,6 +27,7 @@ import {
   type BackupCommand,
 } from "./backup-commands.ts";
 import { CONSENT_USAGE, runConsentCommand } from "./consent-commands.ts";
+import { EXPORT_USAGE, runExportCommand } from "./export-commands.ts";
 import { STUDY_USAGE, runStudyCommand } from "./study-commands.ts";
 import { USER_USAGE, runUserCommand } from "./user-commands.ts";
 import { PARTICIPANT_USAGE, runParticipantCommand } from "./participant-commands.ts";
@@ -77,6 +79,8 @@ ${USER_USAGE}
 
 ${PARTICIPANT_USAGE}
 
+${EXPORT_USAGE}
+
 ${AUDIT_USAGE}
 
 ${BACKUP_USAGE}
@@ -119,6 +123,7 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   if (argv[0] === "study") return runStudyCommand(argv.slice(1), output, database);
   if (argv[0] === "user") return runUserCommand(argv.slice(1), output, database, options.mail);
   if (argv[0] === "participant") return runParticipantCommand(argv.slice(1), output, database);
+  if (argv[0] === "export") return runExportCommand(argv.slice(1), output, database);
   if (argv[0] === "admin") return runAdminCommand(argv.slice(1), output, database, options.mail);
   let parsed: ReturnType<typeof parseCommand>;
   try {

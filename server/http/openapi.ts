@@ -148,6 +148,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Files: "Uploaded files (photos, signatures, documents)",
   Announcements: "The inbox's announcements and onboarding",
   Visits: "Virtual visits",
+  Exports: "A study's collected data in the field's standards: CSV, CDISC ODM, FHIR",
   Users: "Staff accounts (administrators)",
   System: "Health and this description",
 };

@@ -516,6 +516,16 @@ const SPECS: Record<string, Spec> = {
       };
     },
   },
+  // The study export (tests/api/study-export.test.ts): the study's researchers, study managers
+  // and administrators, whatever their sites; probed with each site as its filter.
+  exportStudyCall: {
+    level: "study",
+    mayAct: ({ role }) => managementRoleAllows(accountOf(role).role, "exports"),
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/studies/${location.studyId}/export?format=csv&site_id=${location.siteId}`,
+    }),
+  },
 };
 
 /**

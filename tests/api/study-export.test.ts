@@ -1,0 +1,313 @@
+/**
+ * GET /control/studies/{studyId}/export (issue 25, "Data out"): who may export (researchers,
+ * study managers and administrators of the study; nobody else), the filters and the 400s that
+ * name them (nothing recorded then), the audit row every export writes, and the answer's
+ * headers. The CSV's content is checked in study-export-csv.test.ts.
+ */
+import { randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { strFromU8, unzipSync } from "fflate";
+import { parse } from "csv-parse/sync";
+import { beforeAll, expect, it } from "vitest";
+import { errorBody } from "../../core/contracts/errors.ts";
+import { ROLE_CODE } from "../../core/contracts/roles.ts";
+import { EXPORT_FORMATS } from "../../core/contracts/study-export.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { auditLog, instrumentSubmissions, instruments, participants, users } from "../../server/db/schema.ts";
+import { STUDY_EXPORT_ACTION } from "../../server/study-export/export-audit.ts";
+import { EXPORT_WRITERS } from "../../server/study-export/export-formats.ts";
+import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+
+const exportUrl = (studyId: number, query: string) => `/control/studies/${studyId}/export?${query}`;
+
+type Rows = Record<string, string>[];
+
+function csvFiles(payload: Buffer): Map<string, Rows> {
+  const files = unzipSync(new Uint8Array(payload));
+  return new Map(
+    Object.entries(files).map(([name, bytes]) => [
+      name,
+      parse(strFromU8(bytes), { columns: true, skip_empty_lines: true }) as Rows,
+    ]),
+  );
+}
+
+/** The submission rows of every instrument file (not the codebook, not the consents). */
+function submissionRows(files: Map<string, Rows>): Rows {
+  return [...files.entries()].filter(([name]) => /_v\d+\.csv$/.test(name)).flatMap(([, rows]) => rows);
+}
+
+describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
+  const ids = { hamd: 0, cgis: 0, hamd102: 0, announcement: 0 };
+  const tokens = {
+    staff1: "",
+    coordinator: "",
+    admin: "",
+    witness: "",
+    siteCoordinator: "",
+    otherStudyAdmin: "",
+  };
+  const userIds = { staff1: 0, coordinator: 0, admin: 0 };
+  /** Submissions made here through the submission call. */
+  const made = { all: [] as number[], lakeside: [] as number[], hamd: [] as number[], january: 0 };
+
+  const exportsRecorded = async () =>
+    (
+      await api.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(auditLog)
+        .where(eq(auditLog.action, STUDY_EXPORT_ACTION))
+    )[0]!.count;
+
+  beforeAll(async () => {
+    const instrumentId = async (studyId: number, slug: string) =>
+      (
+        await api.db
+          .select({ id: instruments.id })
+          .from(instruments)
+          .where(and(eq(instruments.studyId, studyId), eq(instruments.slug, slug)))
+      )[0]!.id;
+    ids.hamd = await instrumentId(101, "ham-d-17");
+    ids.cgis = await instrumentId(101, "cgi-s");
+    ids.hamd102 = await instrumentId(102, "ham-d-17");
+    ids.announcement = await instrumentId(101, "visit-schedule-update");
+    const userId = async (username: string) =>
+      (await api.db.select({ id: users.id }).from(users).where(eq(users.username, username)))[0]!.id;
+    userIds.staff1 = await userId("staff1@demo.test");
+    userIds.coordinator = await userId("coordinator@demo.test");
+    userIds.admin = await userId("admin@demo.test");
+
+    // A site coordinator whose management role is enroller: runs sites, exports nothing.
+    const siteCoordinator = await api.createUser({ studies: { 101: ROLE_CODE.clinicalCoordinator } });
+    await api.db.update(users).set({ role: "enroller" }).where(eq(users.id, siteCoordinator.id));
+    // An administrator of SCZ-214 only.
+    const otherStudyAdmin = await api.createUser({ studies: { 102: ROLE_CODE.clinicalCoordinator } });
+    await api.db.update(users).set({ role: "administrator" }).where(eq(users.id, otherStudyAdmin.id));
+
+    tokens.staff1 = await api.signIn("staff1@demo.test");
+    tokens.coordinator = await api.signIn("coordinator@demo.test");
+    tokens.admin = await api.signIn("admin@demo.test");
+    tokens.witness = await api.signIn("witness@demo.test");
+    tokens.siteCoordinator = await api.signIn(siteCoordinator.username);
+    tokens.otherStudyAdmin = await api.signIn(otherStudyAdmin.username);
+
+    // Two HAM-D 17 at Boston, one HAM-D and one CGI-S at Lakeside; one HAM-D received in January.
+    const definition = async (id: number, slug: string) =>
+      parseDefinitionOrThrow(
+        definitionJsonOf(
+          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
+            token: tokens.coordinator,
+          }),
+        ),
+      );
+    const hamd = await definition(ids.hamd, "ham-d-17");
+    const cgis = await definition(ids.cgis, "cgi-s");
+    const participant = async (siteId: number) =>
+      (
+        await api.db
+          .insert(participants)
+          .values({ studyId: 101, siteId, fname: "Exa", lname: "Port", subjectId: `EXP-${randomUUID()}` })
+          .returning({ id: participants.id })
+      )[0]!.id;
+    const submit = async (participantId: number, instrumentId: number, form: SurveyDefinition) => {
+      const answers = Object.fromEntries(
+        form.order
+          .filter((id) => form.questions[id]!.type === "select_one")
+          .map((id) => [id, [chosen(form, id, "c1")]]),
+      );
+      const payload = payloadFor(form, answers, {
+        user: { id: userIds.coordinator, username: "coordinator@demo.test" },
+        instrumentId,
+        instanceId: randomUUID(),
+      });
+      const response = await api.request(
+        "POST",
+        `/control/clinro/participant/${participantId}/instruments/${instrumentId}/submission`,
+        { token: tokens.coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
+      );
+      expect(response.statusCode).toBe(201);
+      const id = (response.json() as { id: number }).id;
+      made.all.push(id);
+      if (instrumentId === ids.hamd) made.hamd.push(id);
+      return id;
+    };
+    const boston = await participant(1011);
+    const lakeside = await participant(1012);
+    made.january = await submit(boston, ids.hamd, hamd);
+    await submit(boston, ids.hamd, hamd);
+    made.lakeside.push(await submit(lakeside, ids.hamd, hamd), await submit(lakeside, ids.cgis, cgis));
+    await api.db
+      .update(instrumentSubmissions)
+      .set({ createdAt: new Date("2026-01-15T10:00:00.000Z") })
+      .where(eq(instrumentSubmissions.id, made.january));
+  });
+
+  it("lets the study's researcher, study manager and administrator export, each export audited with who and what", async () => {
+    for (const [who, token] of [
+      ["staff1", tokens.staff1],
+      ["coordinator", tokens.coordinator],
+      ["admin", tokens.admin],
+    ] as const) {
+      const before = new Date(Date.now() - 1000);
+      const response = await api.request("GET", exportUrl(101, "format=csv"), { token });
+      expect(response.statusCode, who).toBe(200);
+      expect(response.headers["content-type"]).toBe("application/zip");
+      expect(response.headers["content-disposition"]).toBe(
+        `attachment; filename="study-101-${new Date().toISOString().slice(0, 10)}.zip"`,
+      );
+      const [row] = await api.db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, STUDY_EXPORT_ACTION))
+        .orderBy(sql`${auditLog.id} desc`)
+        .limit(1);
+      expect(row).toMatchObject({
+        actorUserId: userIds[who],
+        tableName: "studies",
+        rowKey: { id: 101 },
+        details: {
+          via: "api",
+          format: "csv",
+          layout: null,
+          site_ids: null,
+          instrument_ids: null,
+          from: null,
+          to: null,
+        },
+      });
+      expect(row!.at.getTime()).toBeGreaterThanOrEqual(before.getTime());
+    }
+  });
+
+  it("refuses a coordinator without an export role, the witness, an administrator of another study and the signed out, recording no export", async () => {
+    const before = await exportsRecorded();
+    for (const token of [tokens.siteCoordinator, tokens.witness, tokens.otherStudyAdmin]) {
+      const response = await api.request("GET", exportUrl(101, "format=csv"), { token });
+      expect(response.statusCode).toBe(403);
+      expect(errorBody.parse(response.json()).code).toMatch(/^(study|export)_forbidden$/);
+    }
+    // The administrator of SCZ-214 exports SCZ-214.
+    expect(
+      (await api.request("GET", exportUrl(102, "format=csv"), { token: tokens.otherStudyAdmin })).statusCode,
+    ).toBe(200);
+    expect((await api.request("GET", exportUrl(101, "format=csv"))).statusCode).toBe(401);
+    // A study that does not exist answers as one the user does not hold.
+    expect((await api.request("GET", exportUrl(999, "format=csv"), { token: tokens.admin })).statusCode).toBe(
+      403,
+    );
+    expect(await exportsRecorded()).toBe(before + 1);
+  });
+
+  it("refuses a site or an instrument outside the study with a 400 naming the field, and records nothing", async () => {
+    const before = await exportsRecorded();
+    const refused = async (query: string, field: string, text: RegExp) => {
+      const response = await api.request("GET", exportUrl(101, query), { token: tokens.staff1 });
+      expect(response.statusCode, query).toBe(400);
+      const body = errorBody.parse(response.json());
+      expect(
+        body.issues?.map((issue) => issue.path),
+        query,
+      ).toContain(field);
+      expect(body.message, query).toMatch(text);
+    };
+    await refused("format=csv&site_id=1021", "site_id", /1021 is not a site of study 101/);
+    await refused("format=csv&site_id=1011,1021&site_id=1031", "site_id", /1021, 1031 are not sites/);
+    await refused(
+      `format=csv&instrument_id=${ids.hamd102}`,
+      "instrument_id",
+      /is not an instrument of study 101/,
+    );
+    await refused(`format=csv&instrument_id=${ids.announcement}`, "instrument_id", /collect data/);
+    await refused("format=csv&site_id=abc", "site_id", /site_id must be ids/);
+    await refused("format=csv&site_id=0", "site_id", /out of range/);
+    await refused("format=xls", "format", /format must be one of csv, odm, fhir/);
+    await refused("site_id=1011", "format", /format/);
+    await refused("format=csv&from=2026-02-30", "from", /from must be a date of the calendar/);
+    await refused("format=csv&to=yesterday", "to", /to must be a date/);
+    await refused("format=csv&from=2026-11-02&to=2026-11-01", "to", /after from/);
+    await refused("format=csv&layout=ndjson", "layout", /fhir only/);
+    expect(await exportsRecorded()).toBe(before);
+  });
+
+  it("answers a format not available yet with a 400 that says so, and streams every available one", async () => {
+    for (const format of EXPORT_FORMATS) {
+      const response = await api.request("GET", exportUrl(101, `format=${format}`), { token: tokens.staff1 });
+      if (EXPORT_WRITERS[format]) {
+        expect(response.statusCode, format).toBe(200);
+      } else {
+        expect(response.statusCode, format).toBe(400);
+        expect(errorBody.parse(response.json()).message).toContain(`format ${format} is not available`);
+      }
+    }
+  });
+
+  it("narrows the rows to the sites, the instruments and the receipt times asked for", async () => {
+    const rowsOf = async (query: string) => {
+      const response = await api.request("GET", exportUrl(101, `format=csv${query}`), {
+        token: tokens.staff1,
+      });
+      expect(response.statusCode, query).toBe(200);
+      return csvFiles(response.rawPayload);
+    };
+    const mine = (rows: Rows) => rows.filter((row) => made.all.includes(Number(row.submission_id)));
+
+    const everything = await rowsOf("");
+    expect(
+      mine(submissionRows(everything))
+        .map((row) => Number(row.submission_id))
+        .sort(),
+    ).toEqual([...made.all].sort());
+    expect([...everything.keys()].some((name) => name.startsWith("visit-schedule-update"))).toBe(false);
+
+    const lakeside = submissionRows(await rowsOf("&site_id=1012"));
+    expect(lakeside.every((row) => row.site_id === "1012")).toBe(true);
+    expect(
+      mine(lakeside)
+        .map((row) => Number(row.submission_id))
+        .sort(),
+    ).toEqual([...made.lakeside].sort());
+
+    const hamdOnly = await rowsOf(`&instrument_id=${ids.hamd}`);
+    expect([...hamdOnly.keys()].filter((name) => name.endsWith(".csv") && /_v\d+\.csv$/.test(name))).toEqual([
+      "ham-d-17_v1.csv",
+    ]);
+    expect(
+      mine(submissionRows(hamdOnly))
+        .map((row) => Number(row.submission_id))
+        .sort(),
+    ).toEqual([...made.hamd].sort());
+    const both = await rowsOf(`&instrument_id=${ids.hamd}&instrument_id=${ids.cgis},${ids.hamd}`);
+    expect(mine(submissionRows(both))).toHaveLength(made.all.length);
+
+    // Receipt times: one HAM-D was received on 15 January.
+    const january = await rowsOf("&from=2026-01-15&to=2026-01-15");
+    expect(submissionRows(january).map((row) => Number(row.submission_id))).toEqual([made.january]);
+    expect(submissionRows(january)[0]!.server_received_at).toBe("2026-01-15T10:00:00.000Z");
+    const later = submissionRows(await rowsOf("&from=2026-01-15T10:00:00.001Z"));
+    expect(later.map((row) => Number(row.submission_id))).not.toContain(made.january);
+    expect(mine(later)).toHaveLength(made.all.length - 1);
+    const earlier = submissionRows(await rowsOf("&to=2026-01-15T10:00:00.001%2B00:00"));
+    expect(earlier.map((row) => Number(row.submission_id))).toEqual([made.january]);
+
+    const none = await rowsOf("&from=2000-01-01&to=2000-01-02");
+    expect(submissionRows(none)).toHaveLength(0);
+    expect(none.get("consents.csv")).toHaveLength(0);
+    expect(none.get("ham-d-17_v1.csv")).toEqual([]);
+
+    const [row] = await api.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, STUDY_EXPORT_ACTION))
+      .orderBy(sql`${auditLog.id} desc`)
+      .limit(1);
+    expect(row!.details).toMatchObject({ from: "2000-01-01T00:00:00.000Z", to: "2000-01-03T00:00:00.000Z" });
+    const [withFilters] = await api.db
+      .select({ details: auditLog.details })
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.action, STUDY_EXPORT_ACTION), sql`${auditLog.details} ->> 'site_ids' = '[1012]'`),
+      );
+    expect(withFilters!.details).toMatchObject({ site_ids: [1012], instrument_ids: null });
+  });
+});
