@@ -3,6 +3,7 @@
  * database as the server (DATABASE_URL, else PGlite under DATA_DIR), after the same migrations.
  *
  *   clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+ *   clinro instrument import --from fhir|redcap|odm FILE --study ID [--form NAME] [...]
  *   clinro visit schedule --study ID --site ID --participant ID --at ISO --minutes N [--recorded] [--adhoc]
  *   clinro export --study ID --format csv|odm|fhir [...] (export-commands.ts)
  *   clinro audit verify | clinro audit export FILE   (audit-commands.ts)
@@ -40,6 +41,12 @@ import {
   readDefinitionFile,
   type ImportOutcome,
 } from "../instruments/import-instrument.ts";
+import { IMPORT_FORMATS, type ImportFormat } from "../instrument-import/imported-instrument.ts";
+import {
+  describeImportReport,
+  readStandardInstrument,
+  storeImportedInstrument,
+} from "../instrument-import/import-standard-instrument.ts";
 import { databaseOptionsFrom } from "../start.ts";
 import type { AccountMailDeps } from "../users/account-mail.ts";
 import { parseVisitSchedule, runVisitSchedule, VISIT_USAGE } from "./visit-schedule.ts";
@@ -60,14 +67,21 @@ export type CliOptions = {
 
 export const USAGE = `Usage:
   npm run clinro -- instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+  npm run clinro -- instrument import --from fhir|redcap|odm FILE --study ID [--form NAME] [--name NAME] [--slug SLUG] [--permissions 16,11]
 
-  FILE           a survey definition: a .json file, or a .zip holding one .json file
+  FILE           a survey definition: a .json file, or a .zip holding one .json file;
+                 with --from, an instrument in that standard: a FHIR R4 Questionnaire (JSON),
+                 a REDCap data dictionary (.csv) or instrument zip, a CDISC ODM 1.3.2 file (XML)
+  --from         the standard FILE is written in (default: the portal's own JSON)
+  --form         REDCap: the form to import from a dictionary holding several (default: the first)
   --study        the study to add it to
   --name         the instrument's display name (default: the definition's title, else the slug)
-  --slug         the last segment of its url (default: the JSON file's name)
+  --slug         the last segment of its url (default: the JSON file's name; with --from, the
+                 instrument's name in the file)
   --permissions  clinician role codes that may administer it (default: 16,11,12,13)
 
 A slug the study already has gets a new definition version instead of a new instrument.
+With --from, the import report lists everything in the file the definition does not carry.
 
 ${CONSENT_USAGE}
 
@@ -153,6 +167,7 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
     }
   }
 
+  if (parsed.from !== undefined) return runStandardImport(parsed, parsed.from, output, options);
   try {
     // Checked before the database is opened: a bad file changes nothing and needs no database.
     const file = await readDefinitionFile(parsed.file);
@@ -175,6 +190,33 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
       if (outcome.ignored.length > 0) {
         output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
       }
+      return 0;
+    } finally {
+      if (!options.database) await handle.close();
+    }
+  } catch (error) {
+    return reportImportFailure(error, output);
+  }
+}
+
+/** `instrument import --from FORMAT`: the format's reader, then the same store, then the report. */
+async function runStandardImport(
+  parsed: ImportCommand,
+  format: ImportFormat,
+  output: CliOutput,
+  options: CliOptions,
+): Promise<number> {
+  try {
+    // Read before the database is opened: a file the reader refuses changes nothing.
+    const imported = await readStandardInstrument(format, parsed.file, { form: parsed.form });
+    const handle = options.database ?? (await openMigrated());
+    try {
+      const outcome = await storeImportedInstrument(handle.db, imported, parsed);
+      output.out(describeOutcome(outcome));
+      if (outcome.ignored.length > 0) {
+        output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
+      }
+      for (const line of describeImportReport(outcome.report)) output.out(line);
       return 0;
     } finally {
       if (!options.database) await handle.close();
@@ -260,6 +302,8 @@ function parseCommand(argv: string[]) {
       name: { type: "string" },
       slug: { type: "string" },
       permissions: { type: "string" },
+      from: { type: "string" },
+      form: { type: "string" },
       site: { type: "string" },
       participant: { type: "string" },
       at: { type: "string" },
@@ -283,6 +327,10 @@ function parseCommand(argv: string[]) {
   }
   if (file === undefined) throw new UsageError("FILE is required");
   if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(" ")}`);
+  const from = parseImportFormat(values.from);
+  if (values.form !== undefined && from !== "redcap") {
+    throw new UsageError("--form applies to REDCap dictionaries only: use it with --from redcap");
+  }
   return {
     kind: "import" as const,
     file,
@@ -290,5 +338,18 @@ function parseCommand(argv: string[]) {
     name: values.name,
     slug: values.slug,
     permissions: parsePermissions(values.permissions),
+    from,
+    form: values.form,
   };
+}
+
+type ImportCommand = Exclude<ReturnType<typeof parseCommand>, "help" | { kind: "visit" }>;
+
+function parseImportFormat(value: string | undefined): ImportFormat | undefined {
+  if (value === undefined) return undefined;
+  const format = IMPORT_FORMATS.find((candidate) => candidate === value);
+  if (format === undefined) {
+    throw new UsageError(`--from must be one of ${IMPORT_FORMATS.join(", ")}; not "${value}"`);
+  }
+  return format;
 }
