@@ -5,10 +5,12 @@
  */
 import { ImportError } from "../instruments/import-instrument.ts";
 import type { ImportFormat, InstrumentReader } from "./imported-instrument.ts";
+import { readOdmInstrument } from "./odm/read-odm-instrument.ts";
 import { readRedcapInstrument } from "./redcap/read-redcap-instrument.ts";
 
 export const INSTRUMENT_READERS: Partial<Record<ImportFormat, InstrumentReader>> = {
   redcap: readRedcapInstrument,
+  odm: readOdmInstrument,
 };
 
 /** The reader of a format, or an ImportError saying the format cannot be imported yet. */

@@ -14,6 +14,7 @@ import {
 } from "../../core/contracts/study-export.ts";
 import { writeCsvExport } from "./csv/write-csv-export.ts";
 import type { ExportSource } from "./export-source.ts";
+import { writeOdmExport } from "./odm/write-odm-export.ts";
 
 export type ExportOptions = {
   /** FHIR only: one Bundle, or NDJSON (one resource a line, as FHIR Bulk Data writes it). */
@@ -36,6 +37,7 @@ export const fhirFile = ({ layout }: ExportOptions): ExportFile =>
 
 export const EXPORT_WRITERS: Partial<Record<ExportFormat, ExportWriter>> = {
   csv: { file: () => CSV_FILE, write: (source) => writeCsvExport(source) },
+  odm: { file: () => ODM_FILE, write: (source) => writeOdmExport(source) },
 };
 
 export class ExportFormatUnavailable extends Error {
