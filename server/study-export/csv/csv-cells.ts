@@ -3,7 +3,7 @@
  * break, quotes doubled, lines ended by CRLF), with spreadsheet formula injection neutralised:
  * a text cell that starts with =, +, -, @, a tab or a carriage return gets a leading ' so that
  * Excel, LibreOffice and Google Sheets show it as text instead of running it (OWASP's advice).
- * Numbers are left as they are: -3 is a value, not a formula.
+ * Numbers and UTC offsets are left as they are: -3 and -05:00 are values, not formulas.
  */
 
 /** A cell's value: empty for null and undefined. */
@@ -11,14 +11,15 @@ export type CsvCell = string | number | boolean | null | undefined;
 
 const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
-const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** Text that starts like a formula but is a value: a number, a UTC offset (-05:00). */
+const PLAIN_VALUE = /^([+-]?\d+(\.\d+)?([eE][+-]?\d+)?|[+-]\d{2}:?\d{2})$/;
 
 /** The cell as written in a CSV line. */
 export function csvField(value: CsvCell): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   if (typeof value === "boolean") return value ? "1" : "0";
-  const text = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  const text = FORMULA_START.test(value) && !PLAIN_VALUE.test(value) ? `'${value}` : value;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
