@@ -284,6 +284,20 @@ export function planStudyFile(spec: StudySpec, state: StudyState): StudyPlan {
 const described = (fields: FieldChange[]) =>
   fields.map((field) => `${field.field} ${field.from} -> ${field.to}`).join(", ");
 
+/**
+ * A definition read from a standard: the format, then each thing its import report lists on a
+ * line of its own, so that the plan shows what the stored definition does not carry.
+ */
+function importNotes(instrument: InstrumentSpec): string {
+  const imported = instrument.definition.imported;
+  if (!imported) return "";
+  if (imported.report.length === 0) return `, read as ${imported.format}: everything mapped`;
+  return [
+    `, read as ${imported.format}; not mapped, or mapped in part:`,
+    ...imported.report.map((entry) => `    ${entry.source}: ${entry.problem}`),
+  ].join("\n");
+}
+
 /** One line of the printed plan: "create site 3011 'Riverside'", "retire instrument gad-7". */
 export function describeChange(change: Change, spec: StudySpec): string {
   switch (change.kind) {
@@ -300,7 +314,7 @@ export function describeChange(change: Change, spec: StudySpec): string {
     case "unretire-site":
       return `bring back site ${change.siteId} '${change.label}'`;
     case "create-instrument":
-      return `create instrument ${change.instrument.slug} '${change.instrument.displayName}' (definition version 1 from ${change.instrument.definition.source})`;
+      return `create instrument ${change.instrument.slug} '${change.instrument.displayName}' (definition version 1 from ${change.instrument.definition.source})${importNotes(change.instrument)}`;
     case "update-instrument": {
       const parts = [
         ...(change.fields.length > 0 ? [described(change.fields)] : []),
@@ -310,7 +324,8 @@ export function describeChange(change: Change, spec: StudySpec): string {
             ]
           : []),
       ];
-      return `update instrument ${change.instrument.slug}: ${parts.join(", ")}`;
+      const notes = change.newDefinitionVersion !== undefined ? importNotes(change.instrument) : "";
+      return `update instrument ${change.instrument.slug}: ${parts.join(", ")}${notes}`;
     }
     case "retire-instrument":
       return `retire instrument ${change.slug} (no new deliveries; its submissions stay)`;

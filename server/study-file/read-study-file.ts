@@ -16,6 +16,8 @@ import {
 } from "../../core/survey-engine/validate-definition.ts";
 import { parseConsentDefinition } from "../consents/consent-definitions.ts";
 import type { DefinitionServedAs } from "../db/schema.ts";
+import { IMPORT_FORMATS, type ImportFormat } from "../instrument-import/imported-instrument.ts";
+import { readStandardInstrument } from "../instrument-import/import-standard-instrument.ts";
 import { ImportError, readDefinitionFile } from "../instruments/import-instrument.ts";
 import { StudyFileError, type FileIssue } from "./file-issues.ts";
 import { studyFileSchema, type StudyFile } from "./study-file-schema.ts";
@@ -70,7 +72,47 @@ function definitionIssues(at: Path, source: string, problems: DefinitionProblem[
   return problems.map((problem) => ({ path: at, message: `${prefix}${formatDefinitionProblem(problem)}` }));
 }
 
-type LoadedDefinition = { json: Record<string, unknown>; servedAs: DefinitionServedAs; source: string };
+type LoadedDefinition = InstrumentDefinitionSpec & { servedAs: DefinitionServedAs };
+
+/**
+ * Loads an instrument definition written in a standard (`format:`) through the format's reader,
+ * keeping its import report for the plan; undefined (with an issue) when it cannot be read.
+ */
+async function loadStandardDefinition(
+  entry: Record<string, unknown>,
+  format: ImportFormat,
+  at: Path,
+  baseDir: string,
+  issues: FileIssue[],
+): Promise<LoadedDefinition | undefined> {
+  const raw = entry.definition;
+  if (typeof raw !== "string" || raw.trim() === "") {
+    if (raw !== undefined)
+      issues.push({ path: at, message: `a ${format} definition is a file path, not written inline` });
+    return undefined;
+  }
+  const form = typeof entry.form === "string" ? entry.form.trim() : undefined;
+  if (form !== undefined && format !== "redcap") {
+    issues.push({
+      path: [...at.slice(0, -1), "form"],
+      message: "applies to REDCap dictionaries only (format: redcap)",
+    });
+    return undefined;
+  }
+  try {
+    const imported = await readStandardInstrument(format, path.resolve(baseDir, raw.trim()), { form });
+    return {
+      json: imported.definition as Record<string, unknown>,
+      servedAs: entry.served_as === "zip" ? "zip" : "json",
+      source: raw.trim(),
+      imported: { format, report: imported.report },
+    };
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    issues.push({ path: at, message: error.message }, ...definitionIssues(at, raw.trim(), error.problems));
+    return undefined;
+  }
+}
 
 /** Loads one definition named in the file; undefined (with an issue) when it cannot be read. */
 async function loadDefinition(
@@ -146,7 +188,11 @@ export async function checkStudyFile(raw: unknown, baseDir: string): Promise<Stu
   for (let index = 0; index < lengthOf(record.instruments); index += 1) {
     const entry = entryOf(record.instruments, index);
     const at = ["instruments", index, "definition"];
-    const loaded = await loadDefinition(entry?.definition, entry?.served_as, at, baseDir, issues);
+    const format = IMPORT_FORMATS.find((candidate) => candidate === entry?.format);
+    const loaded =
+      entry && format !== undefined
+        ? await loadStandardDefinition(entry, format, at, baseDir, issues)
+        : await loadDefinition(entry?.definition, entry?.served_as, at, baseDir, issues);
     if (loaded) {
       const check = parseSurveyDefinition(loaded.json);
       if (!check.ok) issues.push(...definitionIssues(at, loaded.source, check.problems));

@@ -10,6 +10,7 @@ import { DEFAULT_INSTRUMENT_ARCHITECTURE_VERSION } from "../../core/contracts/in
 import { DEFAULT_FORM_PERMISSIONS, DEFAULT_VISIBLE_DAYS } from "../../core/contracts/instrument-lists.ts";
 import { MAX_ID } from "../../core/contracts/input-bounds.ts";
 import { CLINICIAN_ROLE_CODES } from "../../core/contracts/roles.ts";
+import { IMPORT_FORMATS } from "../instrument-import/imported-instrument.ts";
 import { SLUG_PATTERN } from "../instruments/import-instrument.ts";
 
 /** The only format version so far; a later format will say its own number. */
@@ -113,6 +114,10 @@ const instrument = z.strictObject(
     display_name: text(NAME_MAX_LENGTH).optional(),
     definition: definitionSource,
     served_as: z.enum(["json", "zip"], { error: "must be json or zip" }).optional(),
+    /** The standard the definition file is written in; absent: the portal's own JSON. */
+    format: z.enum(IMPORT_FORMATS, { error: `must be ${IMPORT_FORMATS.join(", ")}` }).optional(),
+    /** REDCap: the form to take from a dictionary holding several (default: the first). */
+    form: text(NAME_MAX_LENGTH).optional(),
     permissions: list(roleCode)
       .min(1, { error: "must name at least one role" })
       .default([...DEFAULT_FORM_PERMISSIONS]),

@@ -3,6 +3,7 @@
  * every definition loaded and validated. The plan compares it with the database's state.
  */
 import type { DefinitionServedAs } from "../db/schema.ts";
+import type { ImportFormat, ImportReportEntry } from "../instrument-import/imported-instrument.ts";
 
 export type TimeWindow = { start: string; end: string };
 
@@ -32,6 +33,8 @@ export type InstrumentDefinitionSpec = {
   servedAs: DefinitionServedAs;
   /** The file it came from (as the study file names it), or "inline". */
   source: string;
+  /** The standard the file was read from (absent: the portal's own JSON), and what it did not carry. */
+  imported?: { format: ImportFormat; report: ImportReportEntry[] } | undefined;
 };
 
 export type InstrumentSpec = {

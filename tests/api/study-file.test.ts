@@ -714,4 +714,69 @@ describeOnEachDatabase("clinro study apply and export", (api) => {
       await api.db.select({ id: instruments.id }).from(instruments).where(eq(instruments.studyId, 302)),
     ).toHaveLength(4);
   });
+  it("imports instruments written in a standard (format: redcap), the plan listing what they do not carry", async () => {
+    const redcap = path.join(root, "tests/fixtures/standards/redcap");
+    const phq9 = path.join(redcap, "phq9-data-dictionary.csv");
+    const gad7 = path.join(redcap, "gad7-data-dictionary.csv");
+    const studyFile = (instrumentEntries: Record<string, unknown>[]) =>
+      stringify({
+        study: { id: 303, name: "Standards import" },
+        sites: [{ id: 3031, label: "Standards Site" }],
+        instruments: instrumentEntries,
+      });
+    const refused = await writeText(
+      "standards-refused.yaml",
+      studyFile([
+        { slug: "inline", format: "redcap", definition: { id: "x" } },
+        { slug: "missing", format: "redcap", definition: "no-such-dictionary.csv" },
+        { slug: "wrong-form", format: "redcap", definition: phq9, form: "gad7" },
+        { slug: "form-elsewhere", format: "odm", definition: phq9, form: "phq9" },
+        { slug: "spss", format: "spss", definition: phq9 },
+      ]),
+    );
+    const before = await rowCounts(api.db);
+    const refusal = await run(["study", "apply", refused]);
+    expect(refusal.code).toBe(1);
+    expect(refusal.err).toContain(
+      "instruments[0].definition: a redcap definition is a file path, not written inline",
+    );
+    expect(refusal.err).toContain("instruments[1].definition: Cannot read");
+    expect(refusal.err).toContain('instruments[2].definition: phq9-data-dictionary.csv has no form "gad7"');
+    expect(refusal.err).toContain(
+      "instruments[3].form: applies to REDCap dictionaries only (format: redcap)",
+    );
+    expect(refusal.err).toContain("instruments[4].format: must be fhir, redcap, odm");
+    expect(await rowCounts(api.db)).toEqual(before);
+
+    const file = await writeText(
+      "standards.yaml",
+      studyFile([
+        { slug: "phq-9", name: "PHQ-9", format: "redcap", definition: phq9 },
+        { slug: "gad-7", name: "GAD-7", format: "redcap", definition: gad7, form: "gad7" },
+      ]),
+    );
+    const result = await run(["study", "apply", file]);
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.out.split("\n")).toEqual([
+      `Plan for study 303 (${file}):`,
+      "  create study 303 'Standards import'",
+      "  create site 3031 'Standards Site'",
+      `  create instrument phq-9 'PHQ-9' (definition version 1 from ${phq9}), read as redcap; not mapped, or mapped in part:`,
+      "    record_id: the record id field (the project's first field) is not a question: the portal identifies participants itself",
+      `  create instrument gad-7 'GAD-7' (definition version 1 from ${gad7}), read as redcap: everything mapped`,
+      "Applied 4 changes to study 303.",
+    ]);
+    const [stored] = await api.db
+      .select()
+      .from(instrumentDefinitions)
+      .where(eq(instrumentDefinitions.instrumentId, (await instrumentOf(api.db, 303, "gad-7")).id));
+    expect(stored).toMatchObject({
+      versionNumber: 1,
+      definition: { scores: [{ id: "gad7_total", formula: "sum({gad7_items})" }] },
+    });
+
+    const again = await run(["study", "apply", file]);
+    expect(again.out).toBe(`Study 303 already matches ${file}: no changes`);
+  });
 });
