@@ -30,6 +30,7 @@ import { loginRoutes, publicLoginRoutes } from "./routes/auth/login.ts";
 import { myConsentsRoutes } from "./routes/consents/list-my-consents.ts";
 import { consentParticipantsRoutes } from "./routes/consents/consent-participants.ts";
 import { consentDocumentRoutes } from "./routes/consents/consent-documents.ts";
+import { getBlankConsentRoutes } from "./routes/consents/get-blank-consent.ts";
 import { getConsentRoutes } from "./routes/consents/get-consent.ts";
 import { postConsentRoutes } from "./routes/consents/post-consent.ts";
 import { signingKeyRoutes } from "./routes/consents/signing-key.ts";
@@ -243,6 +244,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     myConsentsRoutes(authenticated, ctx);
     consentParticipantsRoutes(authenticated, ctx);
     getConsentRoutes(authenticated, ctx);
+    getBlankConsentRoutes(authenticated, ctx);
     postConsentRoutes(authenticated, ctx);
     signingKeyRoutes(authenticated, ctx);
     consentDocumentRoutes(authenticated, ctx, { mailer });

@@ -104,6 +104,29 @@ export const consentDefinitionResponse = z.object({
 export type ConsentDefinitionResponse = z.infer<typeof consentDefinitionResponse>;
 
 // ---------------------------------------------------------------------------------------------
+// GET /control/v2/clinro/consent/blank?consent_id&version
+
+/**
+ * A consent version with nobody's answers: what a device keeps while online so that a participant
+ * enrolled offline (not known to the server yet) can sign it offline. It names no participant.
+ */
+export const blankConsentQuery = z.object({
+  consent_id: idValue("consent_id"),
+  version: idValue("version"),
+});
+export type BlankConsentQuery = z.infer<typeof blankConsentQuery>;
+
+export const blankConsentResponse = z.object({
+  consent_id: z.number().check(z.int()),
+  consent_version: z.number().check(z.int()),
+  title: z.string(),
+  study_id: z.number().check(z.int()),
+  /** The consent definition (type CONSENT) of that version, as published. */
+  definition: surveyDefinition,
+});
+export type BlankConsentResponse = z.infer<typeof blankConsentResponse>;
+
+// ---------------------------------------------------------------------------------------------
 // POST /control/v2/clinro/participant/{participantId}/consent   (any role but a witness)
 // POST /control/v2/witness/participant/{participantId}/consent  (witness roles only)
 // Header version 010; Idempotency-Key.

@@ -13,6 +13,7 @@ import {
   consentEmailCall,
   consentParticipantsCall,
   consentPdfCall,
+  getBlankConsentCall,
   getConsentCall,
 } from "../../core/contracts/calls/consent-calls.ts";
 import { listMyConsentsCall } from "../../core/contracts/calls/study-calls.ts";
@@ -102,6 +103,38 @@ export const consentDefinitionQuery = (consentId: number, version: number, parti
     queryFn: ({ signal }) => fetchConsentDefinition({ consentId, version, participantId }, signal),
     // Kept for the device's offline use: a consent opened once can be completed without network.
     meta: { persist: true },
+    retry: false,
+  });
+
+/**
+ * GET /control/v2/clinro/consent/blank?consent_id&version: a consent version with no participant.
+ * Kept on the device (a published version never changes) so that a participant enrolled offline
+ * can sign it before the server knows them.
+ */
+export function fetchBlankConsent(
+  { consentId, version }: { consentId: number; version: number },
+  signal?: AbortSignal,
+) {
+  return callApi(
+    getBlankConsentCall,
+    { query: { consent_id: consentId, version } },
+    {
+      failMessage: fetchConsentDefinitionFailMessage,
+      keepSessionOn401: true,
+      handle403Locally: true,
+      suppressErrorToast: true,
+      signal,
+    },
+  );
+}
+
+export const blankConsentQuery = (consentId: number, version: number) =>
+  queryOptions({
+    queryKey: consentKeys.blank(consentId, version),
+    queryFn: ({ signal }) => fetchBlankConsent({ consentId, version }, signal),
+    meta: { persist: true },
+    // A published consent version is never changed (migration 0010's trigger refuses it).
+    staleTime: Infinity,
     retry: false,
   });
 

@@ -16,6 +16,8 @@ export const consentKeys = {
     [...consentKeys.all, "participants", consentId, siteId] as const,
   definition: (consentId: number, version: number, participantId: number) =>
     [...consentKeys.all, "definition", consentId, version, participantId] as const,
+  /** A consent version with nobody's answers (offline signing for a participant enrolled offline). */
+  blank: (consentId: number, version: number) => [...consentKeys.all, "blank", consentId, version] as const,
 };
 
 /** GET /control/v2/clinro/me/consents, optional ?study_id and ?site_id: consents grouped by study. */

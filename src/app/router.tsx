@@ -623,7 +623,8 @@ const consentCompletionRoute = createRoute({
     parse: (raw: Record<string, string>) => ({
       ...studySiteParams.parse(raw),
       consentId: parseRouteId(raw.consentId),
-      participantId: parseRouteId(raw.participantId),
+      // A participant enrolled offline (a provisional id) signs from the consent's blank definition.
+      participantId: parseParticipantRouteId(raw.participantId),
       versionId: parseRouteId(raw.versionId),
     }),
     stringify: (params: {
@@ -640,10 +641,14 @@ const consentCompletionRoute = createRoute({
     }),
   },
   loader: async ({ context, params }) => {
-    const { consentDefinitionQuery } = await loadConsentsApi();
-    void context.queryClient.prefetchQuery(
-      consentDefinitionQuery(params.consentId, params.versionId, params.participantId),
-    );
+    const { blankConsentQuery, consentDefinitionQuery } = await loadConsentsApi();
+    if (isProvisionalParticipantId(params.participantId)) {
+      void context.queryClient.prefetchQuery(blankConsentQuery(params.consentId, params.versionId));
+    } else {
+      void context.queryClient.prefetchQuery(
+        consentDefinitionQuery(params.consentId, params.versionId, params.participantId),
+      );
+    }
   },
   component: lazyPage(
     () => import("../features/consent-completion/consent-completion-route.tsx"),

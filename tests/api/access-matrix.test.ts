@@ -184,6 +184,18 @@ const SPECS: Record<string, Spec> = {
     },
     success: (cell) => consentSuccess(cell, [200]),
   },
+  getBlankConsentCall: {
+    level: "study",
+    locations: consentLocations,
+    probe: ({ location, fixture }) => {
+      const consent = fixture.consent.get(location.studyId)!;
+      return {
+        method: "GET",
+        url: `/control/v2/clinro/consent/blank?consent_id=${consent.id}&version=${consent.version}`,
+      };
+    },
+    success: (cell) => consentSuccess(cell, [200]),
+  },
   consentPdfCall: {
     level: "study",
     locations: consentLocations,

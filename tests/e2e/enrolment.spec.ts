@@ -13,6 +13,7 @@ import { createPortalServer, type PortalServer } from "./support/server-process.
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
+import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 
 /** MDD-301 at its first site: the coordinator (16) administers CGI-S there. */
 const [STUDY, SITE] = [101, 1011];
@@ -36,6 +37,17 @@ async function fillParticipant(page: Page, subjectId: string, firstName: string,
   await page.getByLabel("Date of birth").fill("1984-03-09");
   await page.getByRole("radio", { name: "Female" }).check();
 }
+
+/** The demo's main consent of MDD-301: its prompts before the decision, and the agreeing choice. */
+const MAIN_CONSENT = "Main Study Informed Consent";
+const CONSENT_PROMPTS = [
+  "Welcome to the MDD-301",
+  "Purpose of the study",
+  "What happens",
+  "Risks and benefits",
+  "Resumen en español",
+];
+const CONSENT_AGREE = "Yes, I agree to take part / Sí, acepto participar";
 
 const participantsWith = (server: PortalServer, subjectId: string) =>
   server.count(`select count(*) as count from participants where subject_id = $1`, [subjectId]);
@@ -163,6 +175,92 @@ test.describe("adding participants", () => {
       await server.count(
         `select count(*) as count from instrument_submissions s join participants p on p.id = s.participant_id
          join instruments i on i.id = s.instrument_id where p.subject_id = $1 and i.slug = 'cgi-s'`,
+        [subjectId],
+      ),
+    ).toBe(1);
+  });
+
+  test("a consent signed offline for a participant added offline arrives once, after them", async ({
+    page,
+    context,
+  }) => {
+    const subjectId = `E2E-OFFC-${randomUUID().slice(0, 8)}`;
+    await signIn(page, server);
+    // Online: the participant search keeps the site's consents and their blank versions.
+    const blankKept = page.waitForResponse(
+      (response) => response.url().includes("/control/v2/clinro/consent/blank?") && response.status() === 200,
+    );
+    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/search`);
+    await blankKept;
+    await expect(page.getByRole("link", { name: "Add participant" })).toBeVisible();
+
+    await context.setOffline(true);
+    await page.getByRole("link", { name: "Add participant" }).click();
+    await fillParticipant(page, subjectId, "Carmen", "Consent");
+    await page.getByRole("button", { name: "Add participant" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Carmen Consent" })).toBeVisible();
+
+    // The consent is offered on their page, and opens from the device.
+    const consents = page.getByRole("region", { name: "Consents" });
+    await expect(consents.getByRole("link", { name: MAIN_CONSENT })).toBeVisible();
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "offline-participant-consents");
+    await consents.getByRole("link", { name: MAIN_CONSENT }).click();
+    const consent = new ConsentCompletionPage(page);
+    await expect(consent.close()).toBeVisible();
+    await expect(consent.survey.progressText()).toHaveText("1 of 10");
+    for (const prompt of CONSENT_PROMPTS) await consent.next(prompt);
+    await consent.survey.choose(CONSENT_AGREE);
+    await consent.survey.next().click();
+    await expect(consent.heading("Participant signature")).toBeFocused();
+    // The participant's printed name is the one entered at enrolment.
+    await consent.draw();
+    await consent.sign().click();
+    await expect(consent.manifestation()).toContainText("Carmen Consent");
+    await consent.survey.next().click();
+    await consent.next("Statement of the person obtaining consent");
+    await expect(consent.heading("Signature of the person obtaining consent")).toBeFocused();
+    await consent.mode("Type").click();
+    await consent.typedName().fill("Casey Coordinator");
+    await consent.sign().click();
+    await consent.confirmPassword(DEMO_PASSWORD);
+    await expect(consent.manifestation()).toContainText("Consent obtained by");
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "enrolment", "offline-participant-consent");
+    await consent.finishClose().click();
+    const modal = page.getByRole("alertdialog", { name: /^(Network error|Files not uploaded)$/ });
+    await expect(modal).toBeVisible({ timeout: 15_000 });
+    await modal.getByRole("button", { name: "Send later" }).click();
+
+    // Back on their page: the consent waits behind them and is no longer offered.
+    await expect(page).toHaveURL(new RegExp(`/participants/-\\d+$`));
+    const waiting = page.getByRole("region", { name: "Waiting to be sent after the participant" });
+    await expect(waiting).toContainText(MAIN_CONSENT);
+    await expect(consents.getByRole("link", { name: MAIN_CONSENT })).toHaveCount(0);
+
+    await context.setOffline(false);
+    await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
+      timeout: 30_000,
+    });
+    await expect
+      .poll(() => page.evaluate(async () => (await window.clinroOutbox!.list()).length), {
+        timeout: 30_000,
+      })
+      .toBe(0);
+    await page.evaluate(() => window.clinroOutbox!.flush());
+
+    await server.stop();
+    expect(await participantsWith(server, subjectId)).toBe(1);
+    const ofParticipant = `join participants p on p.id = x.participant_id where p.subject_id = $1`;
+    expect(
+      await server.count(`select count(*) as count from consent_signings x ${ofParticipant}`, [subjectId]),
+    ).toBe(1);
+    expect(
+      await server.count(`select count(*) as count from consent_signatures x ${ofParticipant}`, [subjectId]),
+    ).toBe(2);
+    expect(
+      await server.count(
+        `select count(*) as count from consent_participants x ${ofParticipant} and x.status = 'awaiting_witness'`,
         [subjectId],
       ),
     ).toBe(1);

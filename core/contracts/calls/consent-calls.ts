@@ -8,6 +8,8 @@
 import * as z from "zod/mini";
 import {
   CONSENT_HEADER_VERSION,
+  blankConsentQuery,
+  blankConsentResponse,
   CONSENT_PDF_CONTENT_TYPE,
   consentDefinitionQuery,
   consentDefinitionResponse,
@@ -49,6 +51,18 @@ export const getConsentCall = defineCall({
   summary: "A consent version for one participant, with the answers and signatures of earlier signings",
   query: consentDefinitionQuery,
   answers: { 200: consentDefinitionResponse, ...REFUSALS, 404: errorBody },
+});
+
+export const getBlankConsentCall = defineCall({
+  operationId: "getBlankConsent",
+  tag: "Consents",
+  headerVersion: CONSENT_HEADER_VERSION,
+  method: "GET",
+  path: "/control/v2/clinro/consent/blank",
+  summary:
+    "A consent version with no participant's answers, kept by a device to sign it offline for a participant enrolled offline",
+  query: blankConsentQuery,
+  answers: { 200: blankConsentResponse, ...REFUSALS, 404: errorBody },
 });
 
 const consentSubmissionAnswers = {

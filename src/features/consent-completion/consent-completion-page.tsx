@@ -10,7 +10,10 @@
  * - the submit through the outbox (signature images first, then the consent, through the witness
  *   endpoint for a witness); a device that refuses to store it is said at once (NotStoredModal);
  * - on delivery, the consent page with the message of the status the participant moved to
- *   (?signed=<status>), never a success the status does not show.
+ *   (?signed=<status>), never a success the status does not show;
+ * - a participant enrolled offline (a provisional id, not known to the server yet) signs from the
+ *   consent's blank definition kept on the device, as a participant awaiting their signature;
+ *   the consent is queued behind the enrolment and its status read by the server's id once sent.
  *
  * State it owns: the ciphertext of this session's staff signature (a ref; never the password).
  */
@@ -19,15 +22,25 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useMemo, useRef, useState } from "react";
-import { consentDefinitionQuery, fetchConsentDefinition } from "../../api/consents-api.ts";
+import { blankConsentQuery, consentDefinitionQuery, fetchConsentDefinition } from "../../api/consents-api.ts";
+import { enrolmentBodyOf } from "../../api/enrolment-api.ts";
 import { consentKeys } from "../../api/my-consents-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { ConsentDefinitionResponse, ConsentSigning } from "../../../core/contracts/consent-schemas.ts";
+import type {
+  BlankConsentResponse,
+  ConsentDefinitionResponse,
+  ConsentPerson,
+  ConsentSigning,
+} from "../../../core/contracts/consent-schemas.ts";
 import type { SignerRole } from "../../../core/contracts/roles.ts";
 import type { ConsentParticipantStatus } from "../../../core/contracts/consents.ts";
 import { isUserSignerRole, isWitness } from "../../../core/contracts/roles.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
+import { indexedDbParticipantIds } from "../../outbox/participant-id-store.ts";
+import { isProvisionalParticipantId } from "../../outbox/provisional-participants.ts";
+import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
+import { pendingEnrolmentOf } from "../../outbox/pending-enrolment.ts";
 import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
 import { NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
 import { describeStoreError } from "../../outbox-ui/store-error.ts";
@@ -78,6 +91,15 @@ function deviceTimeZone() {
 }
 
 export function ConsentCompletionPage(props: ConsentCompletionProps) {
+  return isProvisionalParticipantId(props.participantId) ? (
+    <OfflineParticipantConsent {...props} />
+  ) : (
+    <ServerParticipantConsent {...props} />
+  );
+}
+
+/** A participant the server knows: their consent, status and earlier signings from the server. */
+function ServerParticipantConsent(props: ConsentCompletionProps) {
   const { studyId, siteId, consentId, participantId, versionId } = props;
   const { t } = useLingui();
   const user = useStoredUser();
@@ -152,7 +174,120 @@ export function ConsentCompletionPage(props: ConsentCompletionProps) {
   );
 }
 
+/** What the consent page of a participant enrolled offline shows: nothing signed, awaiting them. */
+export function offlineConsentView(
+  blank: BlankConsentResponse,
+  participant: ConsentPerson,
+): ConsentDefinitionResponse {
+  return {
+    consent_id: blank.consent_id,
+    consent_version: blank.consent_version,
+    title: blank.title,
+    study_id: blank.study_id,
+    // The server offers every deployed consent to a new participant, awaiting their signature.
+    status: "awaiting_participant",
+    participant,
+    definition: blank.definition,
+    records: [],
+    signatures: [],
+  };
+}
+
+/**
+ * A participant enrolled on this device whom the server does not know yet: the consent's blank
+ * definition (kept while online) and the details of the queued enrolment. The participant is read
+ * once: if the enrolment is delivered while the consent is being signed, the page stays as it is
+ * and the consent, queued under the provisional id, is sent to the server's id.
+ */
+function OfflineParticipantConsent(props: ConsentCompletionProps) {
+  const { studyId, siteId, consentId, participantId, versionId } = props;
+  const { t } = useLingui();
+  const user = useStoredUser();
+  const blank = useQuery(blankConsentQuery(consentId, versionId));
+  const outbox = useOutboxItems();
+  const enrolment = pendingEnrolmentOf(outbox.data ?? [], participantId, enrolmentBodyOf);
+  const [participant, setParticipant] = useState<ConsentPerson | undefined>(undefined);
+  if (enrolment && !participant) {
+    const { body } = enrolment;
+    setParticipant({
+      id: participantId,
+      subject_id: body.subject_id,
+      firstname: body.fname,
+      lastname: body.lname,
+      email: body.email ?? null,
+    });
+  }
+
+  const backLink = (
+    <Link
+      className="button button--secondary"
+      to="/studies/$studyId/sites/$siteId/participants/$participantId"
+      params={{ studyId, siteId, participantId }}
+    >
+      <Trans id="consent_back_to_participant">Back to the participant</Trans>
+    </Link>
+  );
+  const loading = (
+    <div className="page">
+      <p className="empty-state" role="status">
+        <Trans id="consent_loading">Loading consent…</Trans>
+      </p>
+    </div>
+  );
+
+  if (!participant && !outbox.isPending && !enrolment) {
+    return (
+      <div className="page page--narrow">
+        <AccessDeniedPanel
+          message={t({
+            id: "consent_offline_participant_unknown",
+            message: "This participant is not waiting on this device: open them from the search.",
+          })}
+          actions={backLink}
+        >
+          {null}
+        </AccessDeniedPanel>
+      </div>
+    );
+  }
+  if (blank.isError) {
+    return (
+      <div className="page page--narrow">
+        <h1 tabIndex={-1}>
+          <Trans id="consent_offline_not_kept">This consent is not on this device.</Trans>
+        </h1>
+        <p>
+          <Trans id="consent_offline_not_kept_body">
+            It is kept on this device when the participant search is opened with a connection. Try again once
+            connected, or sign it once the server has the participant.
+          </Trans>
+        </p>
+        <div className="page__actions">
+          <button type="button" className="button button--primary" onClick={() => void blank.refetch()}>
+            <Trans id="instrument_download_retry">Try again</Trans>
+          </button>
+          {backLink}
+        </div>
+      </div>
+    );
+  }
+  if (!blank.data || !participant || !user) return loading;
+  return (
+    <LoadedConsent
+      {...props}
+      data={offlineConsentView(blank.data, participant)}
+      provisional
+      userId={user.id}
+      username={user.username}
+      userName={user.name?.trim() || user.username}
+      role={user.permissions?.[String(studyId)]?.role}
+    />
+  );
+}
+
 type LoadedProps = ConsentCompletionProps & {
+  /** The participant was enrolled on this device and the server does not know them yet. */
+  provisional?: boolean;
   data: ConsentDefinitionResponse;
   userId: number;
   username: string;
@@ -229,9 +364,21 @@ function LoadedConsent(props: LoadedProps) {
     [navigate, studyId, siteId, consentId],
   );
 
+  // A participant enrolled offline is on no consent page yet: back to their own page.
+  const provisional = props.provisional === true;
+  const toParticipant = useCallback(
+    () =>
+      navigate({
+        to: "/studies/$studyId/sites/$siteId/participants/$participantId",
+        params: { studyId, siteId, participantId },
+      }),
+    [navigate, studyId, siteId, participantId],
+  );
+  const leave = provisional ? toParticipant : () => toConsent();
+
   const onQuit = async () => {
     await removeDraft(draftKey);
-    await toConsent();
+    await leave();
   };
 
   /** Queues the consent; false when it was not (the clinician was told why, or cancelled). */
@@ -286,10 +433,17 @@ function LoadedConsent(props: LoadedProps) {
   const statusBefore = data.status;
   const onDelivered = useCallback(async () => {
     void queryClient.invalidateQueries({ queryKey: consentKeys.all });
-    const after = await fetchConsentDefinition({ consentId, version: versionId, participantId }).then(
-      (fresh) => fresh.status,
-      () => undefined,
-    );
+    // Sent for a participant enrolled offline: the server knows them by its own id now.
+    const serverId = provisional
+      ? (await indexedDbParticipantIds.get(participantId).catch(() => undefined))?.participantId
+      : participantId;
+    const after =
+      serverId === undefined
+        ? undefined
+        : await fetchConsentDefinition({ consentId, version: versionId, participantId: serverId }).then(
+            (fresh) => fresh.status,
+            () => undefined,
+          );
     if (after === undefined) {
       showToast(sentMessage, "info", TOAST_SUCCESS_MS);
       await toConsent();
@@ -300,13 +454,13 @@ function LoadedConsent(props: LoadedProps) {
     } else {
       await toConsent(after);
     }
-  }, [queryClient, toConsent, consentId, versionId, participantId, statusBefore]);
+  }, [queryClient, toConsent, consentId, versionId, participantId, statusBefore, provisional]);
 
   const onSendLater = useCallback(() => {
     showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
     void queryClient.invalidateQueries({ queryKey: consentKeys.all });
-    void toConsent();
-  }, [queryClient, toConsent]);
+    void (provisional ? toParticipant() : toConsent());
+  }, [queryClient, toConsent, toParticipant, provisional]);
 
   const renderQuestion = (question: Question, questionProps: QuestionProps) => {
     if (question.type === "consent_signature") {
@@ -321,7 +475,8 @@ function LoadedConsent(props: LoadedProps) {
         />
       );
     }
-    if (question.type === "prompt") {
+    // Email and print name the participant on the server: not before the server has them.
+    if (question.type === "prompt" && !provisional) {
       return (
         <>
           <QuestionBody {...questionProps} />

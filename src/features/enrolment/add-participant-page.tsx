@@ -10,6 +10,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { enrolmentWrite, mayEnrolAt } from "../../api/enrolment-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { useOfflineConsentsPrefetch } from "../../api/use-offline-consents-prefetch.ts";
 import { enqueueEnrolment } from "../../outbox/enqueue.ts";
 import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
@@ -25,8 +26,14 @@ export function AddParticipantPage({ studyId, siteId }: Props) {
   const user = useStoredUser();
   const navigate = useNavigate();
   const [problem, setProblem] = useState<ServerProblem | null>(null);
+  const mayEnrol = mayEnrolAt(user, studyId, siteId);
+  useOfflineConsentsPrefetch(
+    studyId,
+    siteId,
+    mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined,
+  );
 
-  if (!mayEnrolAt(user, studyId, siteId)) {
+  if (!mayEnrol) {
     return (
       <div className="page page--narrow">
         <AccessDeniedPanel

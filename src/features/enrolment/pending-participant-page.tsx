@@ -11,17 +11,21 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useEffect, useMemo, useState } from "react";
 import { enrolmentBodyOf } from "../../api/enrolment-api.ts";
 import { instrumentListKeys } from "../../api/instruments-api.ts";
+import { consentKeys } from "../../api/my-consents-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { reviseEnrolment } from "../../outbox/enqueue.ts";
 import { indexedDbParticipantIds } from "../../outbox/participant-id-store.ts";
+import { pendingEnrolmentOf } from "../../outbox/pending-enrolment.ts";
 import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
+import type { MyConsentsResponse } from "../../../core/contracts/consents.ts";
 import type { FormsListResponse, InstancesListResponse } from "../../../core/contracts/instrument-lists.ts";
+import { isWitness } from "../../../core/contracts/roles.ts";
 import { ParticipantForm, type ServerProblem } from "./participant-form.tsx";
 import { participantFormValuesOf } from "./participant-form-model.ts";
 import "./enrolment.css";
-import { offlineInstruments, pendingEnrolmentOf, writesWaitingFor } from "./pending-participant.ts";
+import { offlineConsents, offlineInstruments, writesWaitingFor } from "./pending-participant.ts";
 
 type Props = { studyId: number; siteId: number; participantId: number };
 
@@ -61,7 +65,7 @@ export function PendingParticipantPage(props: Props) {
   const checkedFor = useEnrolledRedirect(props, outbox.dataUpdatedAt);
   const items = useMemo(() => outbox.data ?? [], [outbox.data]);
   const enrolment = pendingEnrolmentOf(items, participantId, enrolmentBodyOf);
-  const waiting = writesWaitingFor(items, participantId);
+  const waiting = useMemo(() => writesWaitingFor(items, participantId), [items, participantId]);
   const role = user?.permissions?.[String(studyId)]?.role;
   // The lists restored from the device's cache may arrive after the page: read them again then.
   const [listsVersion, setListsVersion] = useState(0);
@@ -71,7 +75,8 @@ export function PendingParticipantPage(props: Props) {
     () =>
       queryClient.getQueryCache().subscribe((event) => {
         // Cache events may fire while another component renders: the update waits for it.
-        if (event.query.queryKey[0] === instrumentListKeys.all[0]) {
+        const root = event.query.queryKey[0];
+        if (root === instrumentListKeys.all[0] || root === consentKeys.all[0]) {
           queueMicrotask(() => setListsVersion((version) => version + 1));
         }
       }),
@@ -85,6 +90,18 @@ export function PendingParticipantPage(props: Props) {
     // listsVersion: the cache changed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [queryClient, studyId, role, listsVersion]);
+  const consents = useMemo(() => {
+    // A witness never starts a consent.
+    if (isWitness(role)) return [];
+    return offlineConsents(
+      queryClient.getQueryData<MyConsentsResponse>(consentKeys.site(studyId, siteId)),
+      studyId,
+      (consentId, version) => queryClient.getQueryData(consentKeys.blank(consentId, version)) !== undefined,
+      waiting,
+    );
+    // listsVersion: the cache changed.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [queryClient, studyId, siteId, role, waiting, listsVersion]);
 
   const backToSearch = (
     <Link
@@ -144,7 +161,8 @@ export function PendingParticipantPage(props: Props) {
         <p className="enrolment-notice" role="status">
           <Trans id="enrolment_pending_waiting">
             Not on the server yet: this participant is saved on this device and is sent as soon as there is a
-            connection. You can already complete instruments for them; they are sent after the participant.
+            connection. You can already complete instruments and consents for them; they are sent after the
+            participant.
           </Trans>
         </p>
       ) : (
@@ -226,11 +244,40 @@ export function PendingParticipantPage(props: Props) {
             ))}
           </ul>
         )}
-        <p className="field__hint">
-          <Trans id="enrolment_pending_consents">
-            Consents are offered once the server has the participant.
-          </Trans>
-        </p>
+      </section>
+
+      <section aria-labelledby="pending-consents-heading">
+        <h2 id="pending-consents-heading">
+          <Trans id="enrolment_pending_consents_heading">Consents</Trans>
+        </h2>
+        {consents.length === 0 ? (
+          <p className="empty-state">
+            <Trans id="enrolment_pending_no_consents">
+              No consent of this study is on this device to sign now: they are offered once the server has the
+              participant.
+            </Trans>
+          </p>
+        ) : (
+          <ul className="pending-participant__instruments">
+            {consents.map((consent) => (
+              <li key={consent.consentId}>
+                <Link
+                  className="button button--secondary"
+                  to="/studies/$studyId/sites/$siteId/consents/$consentId/participants/$participantId/version/$versionId"
+                  params={{
+                    studyId,
+                    siteId,
+                    consentId: consent.consentId,
+                    participantId,
+                    versionId: consent.version,
+                  }}
+                >
+                  {consent.title}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
 
       {waiting.length > 0 ? (

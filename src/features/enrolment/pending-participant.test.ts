@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { enrolmentBodyOf, enrolmentWrite } from "../../api/enrolment-api.ts";
 import { makeOutboxItem } from "../../outbox/enqueue.ts";
 import type { OutboxItem } from "../../outbox/outbox-item.ts";
-import { offlineInstruments, pendingEnrolmentOf, writesWaitingFor } from "./pending-participant.ts";
+import { pendingEnrolmentOf } from "../../outbox/pending-enrolment.ts";
+import { offlineConsents, offlineInstruments, writesWaitingFor } from "./pending-participant.ts";
 
 const CLIENT_ID = "0b0f6c9e-8f5e-4d52-9a43-4a1c2f2d7e11";
 const fields = {
@@ -66,5 +67,70 @@ describe("a participant not yet on the server", () => {
     expect(offlineInstruments(cached, 1, "16")).toEqual([
       { instrumentId: 3, name: "HAM-D", segment: "slug-3" },
     ]);
+  });
+});
+
+describe("the consents a participant not yet on the server can sign here", () => {
+  const list = {
+    consents: [
+      {
+        study_id: 1,
+        study_name: "Study",
+        consents: [
+          {
+            consent_id: 7,
+            title: "Main consent",
+            type: "CONSENT",
+            version: 2,
+            date_deployed: "2026-01-01T00:00:00Z",
+            missing_consents: 0,
+          },
+          {
+            consent_id: 8,
+            title: "Biobank",
+            type: "CONSENT",
+            version: 1,
+            date_deployed: "2026-01-01T00:00:00Z",
+            missing_consents: 0,
+          },
+          {
+            consent_id: 9,
+            title: "Genetics",
+            type: "CONSENT",
+            version: 3,
+            date_deployed: "2026-01-01T00:00:00Z",
+            missing_consents: 0,
+          },
+        ],
+      },
+      { study_id: 2, study_name: "Other", consents: [] },
+    ],
+  };
+  const kept = new Set(["7@2", "8@1"]);
+  const hasBlank = (consentId: number, version: number) => kept.has(`${consentId}@${version}`);
+
+  it("are the study's consents whose blank version is kept on the device, by title", () => {
+    expect(offlineConsents(list, 1, hasBlank, [])).toEqual([
+      { consentId: 8, version: 1, title: "Biobank" },
+      { consentId: 7, version: 2, title: "Main consent" },
+    ]);
+    expect(offlineConsents(list, 2, hasBlank, [])).toEqual([]);
+    expect(offlineConsents(undefined, 1, hasBlank, [])).toEqual([]);
+  });
+
+  it("leave out a consent already signed here and waiting to be sent", () => {
+    const consent = makeOutboxItem(
+      {
+        kind: "consent",
+        label: "Main consent: Ada Lovelace",
+        request: {
+          method: "POST",
+          path: "/control/v2/clinro/participant/-5/consent",
+          body: { type: "json", value: { consent_id: 7, consent_version: 2, records: [] } },
+        },
+      },
+      context,
+    );
+    expect(offlineConsents(list, 1, hasBlank, [consent]).map((entry) => entry.consentId)).toEqual([8]);
   });
 });

@@ -7,7 +7,9 @@
  * them, so none exist on the device: the page offers the study's clinician instruments this
  * device has already seen in some participant's lists (and has the definitions of, the service
  * worker keeps them), each opened without a delivery; the submission then completes the
- * delivery the server made at enrolment (the oldest open one) or a new one.
+ * delivery the server made at enrolment (the oldest open one) or a new one. Likewise the consents:
+ * the server offers each deployed consent at enrolment (awaiting the participant), and a consent
+ * signed here from its blank definition is sent after the enrolment, to that offer.
  */
 import {
   INSTRUMENT_TYPE,
@@ -15,30 +17,8 @@ import {
   type InstrumentWithInstances,
 } from "../../../core/contracts/instrument-lists.ts";
 import { mayAdminister } from "../../../core/contracts/instrument-permission.ts";
-import type { EnrolParticipantRequest } from "../../../core/contracts/enrolment.ts";
-import type { OutboxItem, OutboxItemStatus } from "../../outbox/outbox-item.ts";
-
-export type PendingEnrolment = {
-  item: OutboxItem & { status: OutboxItemStatus };
-  body: EnrolParticipantRequest;
-  /** waiting: not answered yet; refused: the server refused it (kept, to correct). */
-  state: "waiting" | "refused";
-};
-
-/** The enrolment the outbox holds for a provisional participant, with its body. */
-export function pendingEnrolmentOf(
-  items: readonly (OutboxItem & { status: OutboxItemStatus })[],
-  provisionalId: number,
-  readBody: (value: unknown) => EnrolParticipantRequest | undefined,
-): PendingEnrolment | undefined {
-  const item = items.find(
-    (candidate) => candidate.kind === "enrolment" && candidate.participantId === provisionalId,
-  );
-  if (!item || item.request.body.type !== "json") return undefined;
-  const body = readBody(item.request.body.value);
-  if (!body) return undefined;
-  return { item, body, state: item.state === "failed" ? "refused" : "waiting" };
-}
+import type { MyConsentsResponse } from "../../../core/contracts/consents.ts";
+import type { OutboxItem } from "../../outbox/outbox-item.ts";
 
 /** The other writes queued for the participant, oldest first (what waits for the enrolment). */
 export function writesWaitingFor(items: readonly OutboxItem[], provisionalId: number) {
@@ -78,4 +58,33 @@ export function offlineInstruments(
     }
   }
   return [...found.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export type OfflineConsent = { consentId: number; version: number; title: string };
+
+/**
+ * The study's consents this device can have signed offline for a participant the server does not
+ * know yet: those of the site's cached consents list whose blank definition is cached too
+ * (use-offline-consents-prefetch.ts keeps both), less those already signed on this device and
+ * waiting to be sent (a second session would be refused once the first arrives). By title.
+ */
+export function offlineConsents(
+  list: MyConsentsResponse | undefined,
+  studyId: number,
+  hasBlank: (consentId: number, version: number) => boolean,
+  queued: readonly OutboxItem[],
+): OfflineConsent[] {
+  const signedHere = new Set(
+    queued.flatMap((item) => {
+      const body =
+        item.kind === "consent" && item.request.body.type === "json" ? item.request.body.value : null;
+      const consentId = (body as { consent_id?: unknown } | null)?.consent_id;
+      return typeof consentId === "number" ? [consentId] : [];
+    }),
+  );
+  const study = list?.consents.find((entry) => entry.study_id === studyId);
+  return (study?.consents ?? [])
+    .filter((consent) => hasBlank(consent.consent_id, consent.version) && !signedHere.has(consent.consent_id))
+    .map((consent) => ({ consentId: consent.consent_id, version: consent.version, title: consent.title }))
+    .sort((a, b) => a.title.localeCompare(b.title));
 }

@@ -6,6 +6,7 @@ import { useId, useState, type FormEvent } from "react";
 import { participantSearchQuery } from "../../api/participants-api.ts";
 import { mayEnrolAt } from "../../api/enrolment-access.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
+import { useOfflineConsentsPrefetch } from "../../api/use-offline-consents-prefetch.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
@@ -25,7 +26,10 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
   const inputId = useId();
   // The route keys this page by its location, so the box starts over on every location change.
   const [text, setText] = useState(searchText ?? "");
-  const mayEnrol = mayEnrolAt(useStoredUser(), studyId, siteId);
+  const user = useStoredUser();
+  const mayEnrol = mayEnrolAt(user, studyId, siteId);
+  // Who may add participants offline keeps what signing their consents offline needs.
+  useOfflineConsentsPrefetch(studyId, siteId, mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
