@@ -474,6 +474,28 @@ describe("REDCap branching logic", () => {
   });
 });
 
+describe("REDCap branching logic the engine refuses", () => {
+  it("takes the logic off the question and reports it with the engine's reason", () => {
+    const { definition, report } = read([
+      { name: "visit", type: "text", validation: "date_ymd" },
+      { name: "seen", type: "text", validation: "datetime_ymd" },
+      { name: "late", type: "text", branching: "[visit] > 'today'" },
+      { name: "after", type: "text", branching: "[seen] >= '2026-01-31 10:00'" },
+    ]);
+    expectAccepted(definition);
+    expect(definition.questions.late!.logic).toBeUndefined();
+    expect(problemsOf(report, "late")).toEqual([
+      expect.stringMatching(
+        /^branching logic "\[visit\] > 'today'" not imported \(.*is not a date.*\): the question is always shown$/,
+      ),
+    ]);
+    // REDCap writes datetimes 'YYYY-MM-DD HH:MM'; the engine reads ISO instants.
+    expect(definition.questions.after!.logic!.show_if).toEqual([
+      { comparator: ">=", question: "seen", value: "2026-01-31T10:00Z" },
+    ]);
+  });
+});
+
 describe("REDCap calculations", () => {
   const items: FieldRow[] = [
     { name: "a", type: "radio", choices: FREQUENCY },
@@ -550,6 +572,27 @@ describe("REDCap matrix groups", () => {
     expect(definition.order).toEqual(["m1", "m2"]);
     expect(problemsOf(report, "matrix group grid")).toEqual([
       expect.stringContaining("do not share the same choices"),
+    ]);
+  });
+
+  it("names a matrix row in logic as the matrix's sub-question", () => {
+    const { definition } = read([
+      { name: "m1", type: "radio", choices: "0, No | 1, Yes", matrix: "grid", section: "Symptoms" },
+      { name: "m2", type: "radio", choices: "0, No | 1, Yes", matrix: "grid" },
+      { name: "blank", type: "text", branching: "[m1] = ''" },
+      { name: "not_yes", type: "text", branching: "[m2] <> '1'" },
+      { name: "above", type: "text", branching: "[m1] > 0" },
+    ]);
+    expectAccepted(definition);
+    expect(definition.questions.grid).toMatchObject({ type: "matrix", label: "Symptoms" });
+    expect(definition.questions.blank!.logic!.show_if).toEqual([
+      { comparator: "is_not_answered", question: "grid", sub_question: "m1" },
+    ]);
+    expect(definition.questions.not_yes!.logic!.show_if).toEqual([
+      { comparator: "is_not_selected", question: "grid", sub_question: "m2", value: "1" },
+    ]);
+    expect(definition.questions.above!.logic!.show_if).toEqual([
+      { comparator: ">", question: "grid", sub_question: "m1", value: 0 },
     ]);
   });
 

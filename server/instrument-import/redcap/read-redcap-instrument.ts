@@ -613,7 +613,15 @@ export function readRedcapDictionary(
     siblings: {},
     scores: kept,
   };
-  return { definition: checked(definition, report, dictionary.source), title, slug, report };
+  const branchingSources = new Map(
+    built.flatMap((entry) => (entry.branching ? [[entry.question.id, entry.branching.source] as const] : [])),
+  );
+  return {
+    definition: checked(definition, report, dictionary.source, branchingSources),
+    title,
+    slug,
+    report,
+  };
 }
 
 function dropScoresNamingMissing(scores: Score[], calcs: DictionaryField[], report: ImportReportEntry[]) {
@@ -644,6 +652,7 @@ function checked(
   definition: SurveyDefinition,
   report: ImportReportEntry[],
   source: string,
+  branchingSources: ReadonlyMap<string, string>,
 ): SurveyDefinition {
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const result = parseSurveyDefinition(definition);
@@ -661,9 +670,10 @@ function checked(
       const question = definition.questions[problem.question!]!;
       if (!question.logic) continue;
       delete question.logic;
+      const logic = branchingSources.get(problem.question!);
       report.push({
         source: problem.question!,
-        problem: `branching logic not imported (${problem.message}): the question is always shown`,
+        problem: `branching logic${logic === undefined ? "" : ` "${logic}"`} not imported (${problem.message}): the question is always shown`,
       });
     }
   }
