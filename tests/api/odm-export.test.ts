@@ -1,12 +1,17 @@
 /**
- * The CDISC ODM 1.3.2 export writer (server/study-export/odm/): on hand-built export sources
+ * The CDISC ODM 1.3.2 export (server/study-export/odm/): the writer on hand-built export sources
  * (every question type, select multiple, matrix, scores, consent signatures, XML special
- * characters in labels and answers), each document checked by xmllint against the official
- * schema and read back to see the expected SubjectData, FormData, AuditRecord and Signature.
+ * characters in labels and answers), and GET /control/studies/{id}/export?format=odm on both
+ * databases after real submissions and the demo's consents; each document checked by xmllint
+ * against the official schema and read back to see the expected SubjectData, FormData,
+ * AuditRecord and Signature.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { and, asc, eq } from "drizzle-orm";
 import { XMLParser } from "fast-xml-parser";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { EXPORT_CONTENT_TYPES } from "../../core/contracts/study-export.ts";
 import type { AnswerEntry } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
@@ -17,8 +22,23 @@ import type {
   ExportSubmission,
   SubmissionOrder,
 } from "../../server/study-export/export-source.ts";
+import {
+  consentSignatures,
+  consentSignings,
+  instrumentSubmissions,
+  instruments,
+  participants,
+  users,
+} from "../../server/db/schema.ts";
 import { writeOdmExport } from "../../server/study-export/odm/write-odm-export.ts";
-import { chosen, parseDefinitionOrThrow, recordsFor } from "../support/submissions.ts";
+import { describeOnEachDatabase } from "../support/api-harness.ts";
+import {
+  chosen,
+  definitionJsonOf,
+  parseDefinitionOrThrow,
+  payloadFor,
+  recordsFor,
+} from "../support/submissions.ts";
 import { odmSchemaCheckAvailable, odmSchemaTestNote, validateOdm } from "../support/xmllint.ts";
 
 const seedJson = (path: string) =>
@@ -75,6 +95,8 @@ function submission(
 
 const alice = { id: 1, subjectId: "S-001 <A&B>", siteId: 11 };
 const bob = { id: 2, subjectId: "S-002", siteId: 12 };
+/** Enrolled without a subject id: ODM's SubjectKey may not be empty. */
+const carol = { id: 3, subjectId: "", siteId: 12 };
 
 const submissions: ExportSubmission[] = [
   submission(
@@ -124,6 +146,7 @@ const submissions: ExportSubmission[] = [
     [{ id: "total", name: "Total & more", formula: "{pick}", final_value: 1 }],
   ),
   submission(503, 31, kitchenSink, bob, { color: [chosen(kitchenSink, "color", "blue")] }),
+  submission(504, 31, kitchenSink, carol, { color: [chosen(kitchenSink, "color", "green")] }),
 ];
 
 const signing: ExportConsentSigning = {
@@ -355,6 +378,7 @@ describe("ODM 1.3.2 export writer on hand-built sources", () => {
       ["MDV.kitchen-sink.V1", "S-001 <A&B>", "LOC.11"],
       ["MDV.special.V1", "S-001 <A&B>", "LOC.11"],
       ["MDV.kitchen-sink.V1", "S-002", "LOC.12"],
+      ["MDV.kitchen-sink.V1", "participant-3", "LOC.12"],
       ["MDV.CONSENT41.V2", "S-001 <A&B>", "LOC.11"],
     ]);
     const formOf = (index: number) =>
@@ -442,5 +466,212 @@ describe("ODM 1.3.2 export writer on hand-built sources", () => {
       pieces += 1;
     }
     expect(pieces).toBeGreaterThan(8);
+  });
+});
+
+/** Every ItemData of a FormData, by ItemOID. */
+function itemData(form: Node): Map<string, Node> {
+  return new Map(
+    list(form["ItemGroupData"]).flatMap((group) =>
+      list(group["ItemData"]).map((item) => [item["ItemOID"] as string, item] as const),
+    ),
+  );
+}
+
+/** Every FormData of the document with the SubjectData and ClinicalData it sits in. */
+function formsOf(odm: Node) {
+  return list(odm["ClinicalData"]).flatMap((clinical) => {
+    const subject = clinical["SubjectData"] as Node;
+    return list((subject["StudyEventData"] as Node)["FormData"]).map((form) => ({
+      form,
+      subjectKey: subject["SubjectKey"] as string,
+      site: (subject["SiteRef"] as Node)["LocationOID"] as string,
+      metaDataVersion: clinical["MetaDataVersionOID"] as string,
+    }));
+  });
+}
+
+describeOnEachDatabase("GET /control/studies/{studyId}/export?format=odm", (api) => {
+  const ids = {
+    kitchen: 0,
+    hamd: 0,
+    coordinator: 0,
+    participant: 0,
+    kitchenSubmission: 0,
+    hamdSubmission: 0,
+  };
+  const subjectId = `ODM-${randomUUID().slice(0, 8)} <&>`;
+  let xml = "";
+  let contentType = "";
+
+  beforeAll(async () => {
+    const instrumentId = async (slug: string) =>
+      (
+        await api.db
+          .select({ id: instruments.id })
+          .from(instruments)
+          .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)))
+      )[0]!.id;
+    ids.kitchen = await instrumentId("kitchen-sink");
+    ids.hamd = await instrumentId("ham-d-17");
+    ids.coordinator = (
+      await api.db.select({ id: users.id }).from(users).where(eq(users.username, "coordinator@demo.test"))
+    )[0]!.id;
+    ids.participant = (
+      await api.db
+        .insert(participants)
+        .values({ studyId: 101, siteId: 1011, fname: "Oh", lname: "Deem", subjectId })
+        .returning({ id: participants.id })
+    )[0]!.id;
+    const coordinator = await api.signIn("coordinator@demo.test");
+    const definition = async (id: number, slug: string) =>
+      parseDefinitionOrThrow(
+        definitionJsonOf(
+          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
+            token: coordinator,
+          }),
+        ),
+      );
+    const sink = await definition(ids.kitchen, "kitchen-sink");
+    const hamd = await definition(ids.hamd, "ham-d-17");
+    const submit = async (
+      instrumentId: number,
+      form: SurveyDefinition,
+      answers: Record<string, AnswerEntry[]>,
+    ) => {
+      const payload = payloadFor(form, answers, {
+        user: { id: ids.coordinator, username: "coordinator@demo.test" },
+        instrumentId,
+        instanceId: randomUUID(),
+        completion: new Date(Date.now() - 60_000),
+      });
+      const response = await api.request(
+        "POST",
+        `/control/clinro/participant/${ids.participant}/instruments/${instrumentId}/submission`,
+        { token: coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      return (response.json() as { id: number }).id;
+    };
+    ids.kitchenSubmission = await submit(ids.kitchen, sink, {
+      color: [chosen(sink, "color", "red")],
+      symptoms: [chosen(sink, "symptoms", "headache"), chosen(sink, "symptoms", "fatigue")],
+      notes: [valueEntry(`Said "fine" & <left>`)],
+      weight: [valueEntry(70.5)],
+      age: [valueEntry(30)],
+      mood5: [chosen(sink, "mood5", "l5_4")],
+      pain: [valueEntry(5)],
+      sleep_matrix: [
+        { ...chosen(sink, "sleep_matrix", "often"), question: "fall_asleep" },
+        { ...chosen(sink, "sleep_matrix", "never"), question: "wake_night" },
+      ],
+      daily_energy: [valueEntry(6)],
+    });
+    ids.hamdSubmission = await submit(
+      ids.hamd,
+      hamd,
+      Object.fromEntries(
+        hamd.order
+          .filter((id) => hamd.questions[id]!.type === "select_one")
+          .map((id) => [id, [chosen(hamd, id, "c2")]]),
+      ),
+    );
+
+    const response = await api.request("GET", "/control/studies/101/export?format=odm&site_id=1011", {
+      token: await api.signIn("staff1@demo.test"),
+    });
+    expect(response.statusCode, response.body.slice(0, 500)).toBe(200);
+    contentType = String(response.headers["content-type"]);
+    xml = response.body;
+  });
+
+  it(`answers a document that validates against the ODM 1.3.2 schema ${odmSchemaTestNote}`, () => {
+    expect(contentType.startsWith(EXPORT_CONTENT_TYPES.odm)).toBe(true);
+    if (!odmSchemaCheckAvailable) return;
+    expect(validateOdm(xml)).toEqual({ valid: true });
+  });
+
+  it("writes each submission as a FormData of the participant, with its values, the server's scores and its AuditRecord", async () => {
+    const odm = parse(xml).ODM;
+    const ours = formsOf(odm).filter((entry) => entry.subjectKey === subjectId);
+    expect(ours.map((entry) => [entry.form["FormOID"], entry.form["FormRepeatKey"], entry.site])).toEqual([
+      ["F.kitchen-sink", String(ids.kitchenSubmission), "LOC.1011"],
+      ["F.ham-d-17", String(ids.hamdSubmission), "LOC.1011"],
+    ]);
+    const stored = await api.db
+      .select()
+      .from(instrumentSubmissions)
+      .where(eq(instrumentSubmissions.participantId, ids.participant))
+      .orderBy(asc(instrumentSubmissions.id));
+    for (const [index, row] of stored.entries()) {
+      const audit = ours[index]!.form["AuditRecord"] as Node;
+      expect((audit["UserRef"] as Node)["UserOID"]).toBe(`USR.${ids.coordinator}`);
+      expect((audit["LocationRef"] as Node)["LocationOID"]).toBe("LOC.1011");
+      expect(audit["DateTimeStamp"]).toBe(row.createdAt.toISOString());
+    }
+    const sink = itemData(ours[0]!.form);
+    expect(sink.get("IT.kitchen-sink.color")!["Value"]).toBe("red");
+    expect(sink.get("IT.kitchen-sink.symptoms.fatigue")!["Value"]).toBe("1");
+    expect(sink.get("IT.kitchen-sink.symptoms.nausea")!["Value"]).toBe("0");
+    expect(sink.get("IT.kitchen-sink.sleep_matrix.fall_asleep")!["Value"]).toBe("often");
+    expect(sink.get("IT.kitchen-sink.notes")!["Value"]).toBe(`Said "fine" & <left>`);
+    const serverScores = stored[0]!.scores as { id: string; final_value: number }[];
+    expect(sink.get("SC.kitchen-sink.wellbeing")!["Value"]).toBe(
+      String(serverScores.find((score) => score.id === "wellbeing")!.final_value),
+    );
+    const hamd = itemData(ours[1]!.form);
+    expect(hamd.get("SC.ham-d-17.total")!["Value"]).toBe(
+      String((stored[1]!.scores as { id: string; final_value: number }[])[0]!.final_value),
+    );
+    // The staff member who completed them is a User of AdminData.
+    const usersWritten = list((odm["AdminData"] as Node)["User"]).map((user) => user["OID"]);
+    expect(usersWritten).toContain(`USR.${ids.coordinator}`);
+  });
+
+  it("writes every consent signature of the site as a Signature with its signer, meaning and time", async () => {
+    const signatures = await api.db
+      .select()
+      .from(consentSignatures)
+      .innerJoin(consentSignings, eq(consentSignings.id, consentSignatures.signingId))
+      .innerJoin(participants, eq(participants.id, consentSignings.participantId))
+      .where(and(eq(participants.studyId, 101), eq(participants.siteId, 1011)))
+      .orderBy(asc(consentSignatures.id));
+    expect(signatures.length).toBeGreaterThan(0);
+    const odm = parse(xml).ODM;
+    const meanings = new Map(
+      list((odm["AdminData"] as Node)["SignatureDef"]).map((definition) => [
+        definition["OID"],
+        definition["Meaning"],
+      ]),
+    );
+    const written = formsOf(odm)
+      .filter((entry) => entry.metaDataVersion.startsWith("MDV.CONSENT"))
+      .flatMap((entry) =>
+        [...itemData(entry.form).values()]
+          .filter((item) => item["Signature"] !== undefined)
+          .map((item) => {
+            const signature = item["Signature"] as Node;
+            return {
+              signing: Number(entry.form["FormRepeatKey"]),
+              printedName: item["Value"],
+              user: (signature["UserRef"] as Node)["UserOID"],
+              meaning: meanings.get((signature["SignatureRef"] as Node)["SignatureOID"]),
+              at: signature["DateTimeStamp"],
+            };
+          }),
+      );
+    expect(written).toHaveLength(signatures.length);
+    for (const { consent_signatures: signature } of signatures) {
+      expect(written).toContainEqual({
+        signing: signature.signingId,
+        printedName: signature.printedName,
+        user:
+          signature.signerUserId === null
+            ? `USR.SUBJ.${signature.participantId}.${signature.role}`
+            : `USR.${signature.signerUserId}`,
+        meaning: signature.meaning,
+        at: expect.any(String),
+      });
+    }
   });
 });

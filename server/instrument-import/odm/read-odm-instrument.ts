@@ -31,13 +31,17 @@ import type {
   ShowIfTerm,
   SurveyDefinition,
 } from "../../../core/contracts/survey-definition.ts";
-import { TEXT_MAX_CHARACTERS } from "../../../core/contracts/survey-definition.ts";
+import { LIKERT_CHOICE_COUNTS, TEXT_MAX_CHARACTERS } from "../../../core/contracts/survey-definition.ts";
 import {
   formatDefinitionProblem,
   parseSurveyDefinition,
 } from "../../../core/survey-engine/validate-definition.ts";
 import { ImportError, slugFrom } from "../../instruments/import-instrument.ts";
-import { FORMULA_CONTEXT, SHOW_IF_CONTEXT } from "../../study-export/odm/odm-conventions.ts";
+import {
+  FORMULA_CONTEXT,
+  QUESTION_TYPE_ALIAS_CONTEXT,
+  SHOW_IF_CONTEXT,
+} from "../../study-export/odm/odm-conventions.ts";
 import type { ImportReportEntry, InstrumentReader } from "../imported-instrument.ts";
 import {
   attribute,
@@ -62,6 +66,7 @@ type Context = {
   units: Map<string, string>;
   /** Question ids given so far, and by which ItemDef OID and Name each item is known. */
   usedIds: Set<string>;
+  usedScoreIds: Set<string>;
   idByItem: Map<string, string>;
 };
 
@@ -110,6 +115,7 @@ export const readOdmInstrument: InstrumentReader = (bytes, fileName) => {
       ]),
     ),
     usedIds: new Set(),
+    usedScoreIds: new Set(),
     idByItem: new Map(),
   };
   const groups = byOid("ItemGroupDef");
@@ -245,13 +251,30 @@ function questionOf(itemDef: OdmNode, required: boolean, context: Context): Ques
       });
   }
   for (const check of children(itemDef, "RangeCheck")) applyRangeCheck(question, check, context, source);
-  for (const alias of children(itemDef, "Alias")) {
-    context.report.push({
-      source,
-      problem: `Alias ${attribute(alias, "Context") ?? ""} "${attribute(alias, "Name") ?? ""}" is not imported`,
-    });
-  }
+  for (const alias of children(itemDef, "Alias")) applyAlias(question, alias, context, source);
   return question;
+}
+
+/** The portal's own question-type Alias restores a likert or a rating scale; other aliases are reported. */
+function applyAlias(question: Question, alias: OdmNode, context: Context, source: string) {
+  const aliasContext = attribute(alias, "Context") ?? "";
+  const name = attribute(alias, "Name") ?? "";
+  if (aliasContext === QUESTION_TYPE_ALIAS_CONTEXT) {
+    const choiceCount = question.choices_order?.length ?? 0;
+    if (
+      name === "likert" &&
+      question.type === "select_one" &&
+      (LIKERT_CHOICE_COUNTS as readonly number[]).includes(choiceCount)
+    ) {
+      question.type = "likert";
+      return;
+    }
+    if (name === "numeric_rating_scale" && question.type === "integer") {
+      question.type = "numeric_rating_scale";
+      return;
+    }
+  }
+  context.report.push({ source, problem: `Alias ${aliasContext} "${name}" is not imported` });
 }
 
 function oidAsId(oid: string): string {
@@ -397,7 +420,7 @@ function scoreOf(ref: OdmNode, itemDef: OdmNode, context: Context): Score[] {
   const name = attribute(itemDef, "Name") ?? itemOid;
   const label = translatedText(child(itemDef, "Question")) ?? attribute(method, "Name") ?? name;
   const description = translatedText(child(method, "Description"));
-  const id = uniqueId(PLAIN_ID.test(name) ? name : oidAsId(itemOid), context.usedIds);
+  const id = uniqueId(PLAIN_ID.test(name) ? name : oidAsId(itemOid), context.usedScoreIds);
   return [{ id, name: label, formula, ...(description ? { description } : {}) }];
 }
 

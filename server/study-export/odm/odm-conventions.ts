@@ -16,6 +16,12 @@ export const FORMULA_CONTEXT = "clinro-formula";
 /** A question's show-if logic as the portal's JSON ({ show_if, operator }), ids as ItemDef Names. */
 export const SHOW_IF_CONTEXT = "clinro-show-if-json";
 
+/**
+ * An ItemDef Alias naming the portal's question type where ODM's DataType loses it (a likert is
+ * a code list, a numeric rating scale an integer), so that an exported form imports as it was.
+ */
+export const QUESTION_TYPE_ALIAS_CONTEXT = "clinro-question-type";
+
 /** The study event every instrument completion is recorded under (repeating, unscheduled). */
 export const INSTRUMENT_EVENT_OID = "SE.INSTRUMENTS";
 /** The study event every consent session is recorded under. */

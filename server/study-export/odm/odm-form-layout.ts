@@ -69,6 +69,8 @@ export type OdmItem = {
   max: number | undefined;
   methodOid: string | undefined;
   conditionOid: string | undefined;
+  /** The portal's question type, written as an Alias where the DataType does not tell it. */
+  questionType: string | undefined;
   /** The question whose consent signature this item holds. */
   signatureQuestionId: string | undefined;
   /** The value as ODM writes it, or undefined when the submission holds none. */
@@ -184,6 +186,7 @@ function blankItem(oid: string, name: string, dataType: OdmDataType, label: stri
     max: undefined,
     methodOid: undefined,
     conditionOid: undefined,
+    questionType: undefined,
     signatureQuestionId: undefined,
     read: () => undefined,
   };
@@ -211,6 +214,8 @@ function itemsOf(
   const item = (dataType: OdmDataType, read: OdmItem["read"]): OdmItem => ({
     ...blankItem(unique(itemOid(formKey, id)), id, dataType, question.label),
     ...common,
+    // Instructions shown under the label: the ItemDef's Description, which the reader reads back.
+    description: question.comments,
     read,
   });
 
@@ -223,6 +228,7 @@ function itemsOf(
         {
           ...item(codeList.dataType, (answers) => entryChoiceId(answeredEntries(answers, id)?.[0])),
           codeListOid: codeList.oid,
+          questionType: question.type === "likert" ? "likert" : undefined,
         },
       ];
     }
@@ -287,6 +293,7 @@ function itemsOf(
           min: attributes.min ?? (isRatingScale ? 0 : undefined),
           max: attributes.max ?? (isRatingScale ? 10 : undefined),
           unitOid: unitOf(attributes.unit, layout),
+          questionType: isRatingScale ? "numeric_rating_scale" : undefined,
         },
       ];
     }

@@ -4,7 +4,12 @@
  * element order the schema demands: Protocol, StudyEventDef, FormDef, ItemGroupDef, ItemDef,
  * CodeList, ConditionDef, MethodDef.
  */
-import { FORMULA_CONTEXT, SHOW_IF_CONTEXT, measurementUnitOid } from "./odm-conventions.ts";
+import {
+  FORMULA_CONTEXT,
+  QUESTION_TYPE_ALIAS_CONTEXT,
+  SHOW_IF_CONTEXT,
+  measurementUnitOid,
+} from "./odm-conventions.ts";
 import type { OdmCodeList, OdmFormLayout, OdmItem } from "./odm-form-layout.ts";
 import { element, textElement } from "./xml-text.ts";
 
@@ -105,6 +110,9 @@ function writeItemDef(item: OdmItem): string {
       item.min === undefined ? "" : rangeCheck("GE", item.min, "At least"),
       item.max === undefined ? "" : rangeCheck("LE", item.max, "At most"),
       item.codeListOid ? element("CodeListRef", { CodeListOID: item.codeListOid }) : "",
+      item.questionType
+        ? element("Alias", { Context: QUESTION_TYPE_ALIAS_CONTEXT, Name: item.questionType })
+        : "",
     ],
   );
 }

@@ -155,7 +155,7 @@ async function signersOf(source: ExportSource) {
         signature.role === "participant" ? "Participant" : `${capitalised(signature.role)} of participant`;
       signers.set(oid, {
         oid,
-        displayName: `${who} ${signing.participant.subjectId}`,
+        displayName: `${who} ${subjectKeyOf(signing.participant)}`,
         siteId: signing.participant.siteId,
       });
     }
@@ -220,12 +220,25 @@ function writeAdminData(
   return `${element("AdminData", { StudyOID: study }, content.length === 0 ? "" : `\n${content.join("\n")}\n`)}\n`;
 }
 
+/**
+ * ODM's SubjectKey must not be empty; a participant enrolled without a subject id is keyed by
+ * the portal's participant id instead.
+ */
+export function subjectKeyOf(participant: { id: number; subjectId: string }): string {
+  return participant.subjectId.trim() === "" ? `participant-${participant.id}` : participant.subjectId;
+}
+
 /** One participant's forms of one definition version, as one ClinicalData. */
-function clinicalData(study: string, form: OdmForm, subjectKey: string, siteId: number, formData: string[]) {
+function clinicalData(
+  study: string,
+  form: OdmForm,
+  participant: ExportSubmission["participant"],
+  formData: string[],
+) {
   return (
     `<ClinicalData StudyOID="${study}" MetaDataVersionOID="${form.heading.oid}">` +
-    element("SubjectData", { SubjectKey: subjectKey }, [
-      element("SiteRef", { LocationOID: locationOid(siteId) }),
+    element("SubjectData", { SubjectKey: subjectKeyOf(participant) }, [
+      element("SiteRef", { LocationOID: locationOid(participant.siteId) }),
       element("StudyEventData", { StudyEventOID: form.heading.studyEventOid }, formData.join("\n")),
     ]) +
     "</ClinicalData>\n"
@@ -247,8 +260,7 @@ async function* byParticipant<Record extends { participant: ExportSubmission["pa
   let pending = new Map<string, string[]>();
   const flush = function* () {
     if (!participant) return;
-    for (const [key, formData] of pending)
-      yield clinicalData(study, forms.get(key)!, participant.subjectId, participant.siteId, formData);
+    for (const [key, formData] of pending) yield clinicalData(study, forms.get(key)!, participant, formData);
     pending = new Map();
   };
   for await (const record of records) {
