@@ -4,6 +4,7 @@
  * next definition version of the same slug), the import report printed; a refused file stores
  * nothing. On PGlite and PostgreSQL.
  */
+import { randomUUID } from "node:crypto";
 import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -13,11 +14,12 @@ import { strToU8, zipSync } from "fflate";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
-import { instrumentDefinitions, instruments } from "../../server/db/schema.ts";
+import { instrumentDefinitions, instruments, participants, users } from "../../server/db/schema.ts";
 import { IMPORT_FORMATS } from "../../server/instrument-import/imported-instrument.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { rowCounts } from "../support/row-counts.ts";
+import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/redcap");
 
@@ -191,6 +193,71 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     expect(result.out).toContain("form phq9: not imported");
     const [stored] = await versionsOf((await instrumentOf(101, "gad7-from-project")).id);
     expect(stored!.definition).toMatchObject({ order: ["gad7_items", "gad7_difficulty"] });
+  });
+
+  it("takes a submission of an imported PHQ-9, the server scoring it as the instrument does", async () => {
+    const file = path.join(fixtures, "phq9-data-dictionary.csv");
+    const imported = await run([
+      "instrument",
+      "import",
+      "--from",
+      "redcap",
+      file,
+      "--study",
+      "101",
+      "--slug",
+      "phq9-scored",
+    ]);
+    expect(imported.code).toBe(0);
+    const instrument = await instrumentOf(101, "phq9-scored");
+    const served = await api.request(
+      "GET",
+      `/control/admin/studies/101/instruments/${instrument.id}/phq9-scored`,
+      {
+        token: await api.signIn("staff3@demo.test"),
+      },
+    );
+    expect(served.statusCode).toBe(200);
+    const definition = parseDefinitionOrThrow(definitionJsonOf(served));
+    const [participant] = await api.db
+      .insert(participants)
+      .values({ studyId: 101, siteId: 1011, fname: "Imported", lname: "Scale" })
+      .returning({ id: participants.id });
+    const [coordinator] = await api.db
+      .select()
+      .from(users)
+      .where(eq(users.username, "coordinator@demo.test"));
+
+    const items = [3, 2, 2, 1, 0, 1, 2, 1, 0]; // 12: moderate (band 2)
+    const answers = {
+      phq9_date: [{ label: "2026-11-20", value: "2026-11-20T00:00:00.000Z" }],
+      ...Object.fromEntries(
+        items.map((value, index) => [
+          `phq9_${index + 1}`,
+          [chosen(definition, `phq9_${index + 1}`, String(value))],
+        ]),
+      ),
+      phq9_difficulty: [chosen(definition, "phq9_difficulty", "1")],
+    };
+    const payload = payloadFor(definition, answers, {
+      user: { id: coordinator!.id, username: coordinator!.username },
+      instrumentId: instrument.id,
+      instanceId: randomUUID(),
+    });
+    const response = await api.request(
+      "POST",
+      `/control/clinro/participant/${participant!.id}/instruments/${instrument.id}/submission`,
+      {
+        token: await api.signIn("coordinator@demo.test"),
+        body: [payload] as unknown as object,
+        headers: { "idempotency-key": randomUUID(), version: "010" },
+      },
+    );
+    expect(response.statusCode).toBe(201);
+    expect((response.json() as { scores: unknown }).scores).toEqual([
+      expect.objectContaining({ id: "phq9_total", final_value: 12 }),
+      expect.objectContaining({ id: "phq9_severity", final_value: 2 }),
+    ]);
   });
 
   it("refuses a file its reader cannot read with exit code 1 and the reason, storing nothing", async () => {
