@@ -4,6 +4,7 @@
  * being half-read.
  */
 import { ImportError } from "../instruments/import-instrument.ts";
+import { readFhirQuestionnaire } from "./fhir/read-fhir-questionnaire.ts";
 import type { ImportFormat, InstrumentReader } from "./imported-instrument.ts";
 import { readOdmInstrument } from "./odm/read-odm-instrument.ts";
 import { readRedcapInstrument } from "./redcap/read-redcap-instrument.ts";
@@ -11,6 +12,7 @@ import { readRedcapInstrument } from "./redcap/read-redcap-instrument.ts";
 export const INSTRUMENT_READERS: Partial<Record<ImportFormat, InstrumentReader>> = {
   redcap: readRedcapInstrument,
   odm: readOdmInstrument,
+  fhir: readFhirQuestionnaire,
 };
 
 /** The reader of a format, or an ImportError saying the format cannot be imported yet. */

@@ -14,6 +14,7 @@ import {
 } from "../../core/contracts/study-export.ts";
 import { writeCsvExport } from "./csv/write-csv-export.ts";
 import type { ExportSource } from "./export-source.ts";
+import { writeFhirExport } from "./fhir/write-fhir-export.ts";
 import { writeOdmExport } from "./odm/write-odm-export.ts";
 
 export type ExportOptions = {
@@ -38,6 +39,7 @@ export const fhirFile = ({ layout }: ExportOptions): ExportFile =>
 export const EXPORT_WRITERS: Partial<Record<ExportFormat, ExportWriter>> = {
   csv: { file: () => CSV_FILE, write: (source) => writeCsvExport(source) },
   odm: { file: () => ODM_FILE, write: (source) => writeOdmExport(source) },
+  fhir: { file: fhirFile, write: (source, { layout }) => writeFhirExport(source, layout) },
 };
 
 export class ExportFormatUnavailable extends Error {
