@@ -174,10 +174,14 @@ export const consentSubmissionResponse = z.object({
 export type ConsentSubmissionResponse = z.infer<typeof consentSubmissionResponse>;
 
 // ---------------------------------------------------------------------------------------------
-// GET /control/v2/clinro/me/consents/{consentId}?site_id
+// GET /control/v2/clinro/me/consents/{consentId}, optional ?site_id
 
 export const consentParticipantsParams = z.object({ consentId: idValue("consentId") });
-export const consentParticipantsQuery = z.object({ site_id: idValue("site_id") });
+/**
+ * No query (as spec 02's call table writes the call): the participants of every site of the
+ * consent's study the user may work in; site_id narrows the answer to that one site.
+ */
+export const consentParticipantsQuery = z.object({ site_id: z.optional(idValue("site_id")) });
 export type ConsentParticipantsQuery = z.infer<typeof consentParticipantsQuery>;
 
 /** The spec's ConsentParticipant. */

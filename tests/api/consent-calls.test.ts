@@ -27,6 +27,7 @@ import {
   consentSignings,
   consents,
   participants,
+  sitePermissions,
   users,
 } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD } from "../../server/seed/demo.ts";
@@ -778,6 +779,43 @@ describeOnEachDatabase("the consent calls", (api) => {
     expect((await api.request("GET", url("x"), { token: coordinator })).statusCode).toBe(400);
     expect((await api.request("GET", url(1011, 999999), { token: coordinator })).statusCode).toBe(404);
     expect((await api.request("GET", url(1011), { token: outsider })).statusCode).toBe(403);
+  });
+
+  it("lists the participants of every permitted site of the consent's study when no site_id is given", async () => {
+    const bySite = async (token: string, query: string) => {
+      const response = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}${query}`, {
+        token,
+      });
+      expect(response.statusCode).toBe(200);
+      return participantsOf(consentParticipantsResponse.parse(response.json())).map((p) => p.id);
+    };
+    const site1011 = await bySite(coordinator, "?site_id=1011");
+    const site1012 = await bySite(coordinator, "?site_id=1012");
+    const everySite = await bySite(coordinator, "");
+    expect(everySite.length).toBe(site1011.length + site1012.length);
+    expect(new Set(everySite)).toEqual(new Set([...site1011, ...site1012]));
+    // A user of the study allowed one site sees that site only.
+    const oneSite = await api.createUser({ studies: { 101: "11" } });
+    await api.db
+      .delete(sitePermissions)
+      .where(and(eq(sitePermissions.userId, oneSite.id), eq(sitePermissions.siteId, 1012)));
+    const oneSiteToken = await api.signIn(oneSite.username);
+    expect(new Set(await bySite(oneSiteToken, ""))).toEqual(new Set(site1011));
+    // With no site of the study, or outside the study, the answer is the same refusal.
+    await api.db.delete(sitePermissions).where(eq(sitePermissions.userId, oneSite.id));
+    const noSite = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}`, {
+      token: oneSiteToken,
+    });
+    expect(noSite.statusCode).toBe(403);
+    expect(noSite.json()).toMatchObject({ code: "site_forbidden" });
+    expect(
+      (await api.request("GET", `/control/v2/clinro/me/consents/${mainId}`, { token: outsider })).statusCode,
+    ).toBe(403);
+    const badSite = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}?site_id=`, {
+      token: coordinator,
+    });
+    expect(badSite.statusCode).toBe(400);
+    expect(JSON.stringify(badSite.json())).toContain("site_id");
   });
 
   it("mails the consent PDF to the participant, or says the participant has no email", async () => {

@@ -36,7 +36,8 @@ export const consentParticipantsCall = defineCall({
   tag: "Consents",
   method: "GET",
   path: "/control/v2/clinro/me/consents/{consentId}",
-  summary: "The participants of one site offered a consent, with their status and version",
+  summary:
+    "The participants offered a consent, with their status and version: of all the user's sites of its study, or of site_id only",
   params: consentParticipantsParams,
   query: consentParticipantsQuery,
   answers: { 200: consentParticipantsResponse, ...REFUSALS, 404: errorBody },

@@ -1,11 +1,13 @@
 /**
- * GET /control/v2/clinro/me/consents/{consentId}?site_id: the participants of one site offered
- * the consent, with their status and the version they are on, grouped by status and sorted by
- * last name, first name in each group (the client regroups them by who must act, spec 02
- * section 4). site_id must be a permitted site of the
- * consent's study (403 otherwise, whether it exists or not); an unknown consent is a 404.
+ * GET /control/v2/clinro/me/consents/{consentId}, optional ?site_id: the participants offered the
+ * consent, with their status and the version they are on, grouped by status and sorted by last
+ * name, first name in each group (the client regroups them by who must act, spec 02 section 4).
+ * Without site_id (as the spec's call table writes the call) they are the participants of every
+ * site of the consent's study the user may work in; site_id narrows them to that site, which
+ * must be a permitted site of the consent's study (403 otherwise, whether it exists or not). A
+ * user with no permitted site in the study is refused the same way. An unknown consent is a 404.
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { consentParticipantsCall } from "../../../core/contracts/calls/consent-calls.ts";
 import {
@@ -17,7 +19,8 @@ import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../..
 import { requireSession } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";
-import { consentParticipants, participants } from "../../db/schema.ts";
+import type { Database } from "../../db/client.ts";
+import { consentParticipants, participants, sitePermissions, sites } from "../../db/schema.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
 
@@ -27,7 +30,14 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
     const { consentId } = request.params;
     const { site_id: siteId } = request.query;
     const { consent } = await requireConsent(ctx.db, user.id, consentId);
-    if (!(await canReadSite(ctx.db, user.id, consent.studyId, siteId))) throw siteForbidden();
+    let siteIds: number[];
+    if (siteId !== undefined) {
+      if (!(await canReadSite(ctx.db, user.id, consent.studyId, siteId))) throw siteForbidden();
+      siteIds = [siteId];
+    } else {
+      siteIds = await permittedSitesOfStudy(ctx.db, user.id, consent.studyId);
+      if (siteIds.length === 0) throw siteForbidden();
+    }
     const rows = await ctx.db
       .select({
         id: participants.id,
@@ -44,7 +54,7 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
         and(
           eq(consentParticipants.consentId, consent.id),
           eq(participants.studyId, consent.studyId),
-          eq(participants.siteId, siteId),
+          inArray(participants.siteId, siteIds),
         ),
       )
       .orderBy(asc(participants.id));
@@ -73,4 +83,14 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
       groups,
     };
   });
+}
+
+/** The sites of the study the user may work in (requireConsent has checked the study). */
+async function permittedSitesOfStudy(db: Database, userId: number, studyId: number) {
+  const rows = await db
+    .select({ id: sites.id })
+    .from(sitePermissions)
+    .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
+    .where(and(eq(sitePermissions.userId, userId), eq(sites.studyId, studyId)));
+  return rows.map((row) => row.id);
 }
