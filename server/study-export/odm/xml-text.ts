@@ -10,8 +10,12 @@
 /** Characters XML 1.0 cannot hold, even escaped: they become U+FFFD (the replacement character). */
 const NOT_XML_CHARACTER = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
+/** Any character that needs work in text or an attribute; most values hold none. */
+const NEEDS_ESCAPING = /[&<>"\t\n\r]|[^\u0020-\uD7FF\uE000-\uFFFD]/u;
+
 /** Text content: & and < must be escaped, > is escaped so that "]]>" cannot appear. */
 export function escapeText(value: string): string {
+  if (!NEEDS_ESCAPING.test(value)) return value;
   return value
     .replace(NOT_XML_CHARACTER, "\uFFFD")
     .replace(/&/g, "&amp;")
@@ -24,6 +28,7 @@ export function escapeText(value: string): string {
  * tabs as character references (a parser turns raw ones into spaces when it reads the value).
  */
 export function escapeAttribute(value: string): string {
+  if (!NEEDS_ESCAPING.test(value)) return value;
   return escapeText(value)
     .replace(/"/g, "&quot;")
     .replace(/\n/g, "&#10;")
