@@ -13,7 +13,12 @@ export const IMAGE_MAX_BYTES = 2.5 * 1024 * 1024;
 /** Documents (PDF, Word) may be larger; this caps what one upload may hold. */
 export const DOCUMENT_MAX_BYTES = 20 * 1024 * 1024;
 
-/** Accepted uploads: JPEG, PNG, SVG, PDF and Word, by extension and content type. */
+/**
+ * Accepted uploads: JPEG, PNG, SVG, PDF, Word and CSV (spec 02 section 5 lists CSV for the file
+ * upload widget), by extension and content type. Browsers name a CSV file's type differently:
+ * text/csv on most, application/vnd.ms-excel on Windows with Excel installed, text/plain or
+ * nothing known (application/octet-stream) elsewhere; its content is checked as text instead.
+ */
 export const ACCEPTED_FILE_TYPES = {
   jpg: { contentTypes: ["image/jpeg"], image: true },
   jpeg: { contentTypes: ["image/jpeg"], image: true },
@@ -25,7 +30,22 @@ export const ACCEPTED_FILE_TYPES = {
     contentTypes: ["application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
     image: false,
   },
+  csv: {
+    contentTypes: [
+      "text/csv",
+      "application/csv",
+      "text/comma-separated-values",
+      "text/x-csv",
+      "application/vnd.ms-excel",
+      "text/plain",
+      "application/octet-stream",
+    ],
+    image: false,
+  },
 } as const;
+
+/** The content type a CSV upload is stored under, whatever name the browser gave it. */
+export const CSV_CONTENT_TYPE = "text/csv";
 
 export function fileExtension(fileName: string) {
   const dot = fileName.lastIndexOf(".");

@@ -103,6 +103,30 @@ describe("checkUploadContent", () => {
     expect((await checkUploadContent("pdf", text("MZ\x90\x00"))).ok).toBe(false);
     expect((await checkUploadContent("docx", text("PK\x03\x04..."))).ok).toBe(true);
   });
+
+  it("accepts CSV text in UTF-8 (with or without a byte order mark) or a Windows encoding", async () => {
+    const rows = 'subject_id;score;note\r\nMDD-001;12;"Dolor, leve"\r\nMDD-002;7;\tañadido\r\n';
+    expect(await checkUploadContent("csv", text(rows))).toEqual({ ok: true });
+    expect(await checkUploadContent("csv", concat(new Uint8Array([0xef, 0xbb, 0xbf]), text(rows)))).toEqual({
+      ok: true,
+    });
+    expect(
+      await checkUploadContent("csv", new Uint8Array(Buffer.from("nombre\r\nNúñez\r\n", "latin1"))),
+    ).toEqual({
+      ok: true,
+    });
+  });
+
+  it("refuses a CSV that is not text, or that holds a page", async () => {
+    const binary = await checkUploadContent("csv", new Uint8Array([0x4d, 0x5a, 0x90, 0x00, 0x03]));
+    expect(binary.ok).toBe(false);
+    const utf16 = await checkUploadContent("csv", new Uint8Array(Buffer.from("\ufeffa,b\r\n", "utf16le")));
+    expect(utf16.ok).toBe(false);
+    const control = await checkUploadContent("csv", text("a,b\r\n1,\u0007\r\n"));
+    expect(control).toEqual({ ok: false, reason: expect.stringMatching(/^The CSV file is not text/) });
+    const page = await checkUploadContent("csv", text("a,b\r\n<script>alert(1)</script>,2\r\n"));
+    expect(page).toEqual({ ok: false, reason: expect.stringMatching(/HTML or script \("<script>"\)/) });
+  });
 });
 
 describe("svgProblem: a corpus of SVGs that run or reach out", () => {

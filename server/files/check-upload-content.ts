@@ -11,6 +11,10 @@
  *              links or url(...) references to anything but the image itself (#id) or an
  *              embedded PNG/JPEG/GIF/WebP, CSS @import. Then rendered, to prove it is an image.
  *   PDF, Word  their signature (file-signature.ts), as before.
+ *   CSV        text: UTF-8 (with or without a byte order mark) or a one-byte Windows encoding,
+ *              with no NUL or other control characters but tab, line feed, carriage return
+ *              and form feed (a binary file renamed .csv is refused), and no HTML or script a
+ *              browser could sniff as a page (as for JPEG and PNG).
  *
  * Refused files are not changed into safe ones: the uploader gets a 415 that says why.
  */
@@ -209,6 +213,27 @@ async function checkSvg(bytes: Uint8Array): Promise<ContentCheck> {
   return decodeImage(bytes, "svg");
 }
 
+/** Control characters a text file never holds: all below space but tab, LF, FF and CR; DEL. */
+function isControlByte(value: number) {
+  return (
+    (value < 0x20 && value !== 0x09 && value !== 0x0a && value !== 0x0c && value !== 0x0d) || value === 0x7f
+  );
+}
+
+function checkCsv(bytes: Uint8Array): ContentCheck {
+  const controlAt = bytes.findIndex(isControlByte);
+  if (controlAt >= 0) {
+    return refuse(
+      `The CSV file is not text: it holds a control character (byte ${controlAt + 1}). Save it as CSV (comma-separated values) and send it again.`,
+    );
+  }
+  const marker = activeContentMarker(bytes);
+  if (marker) {
+    return refuse(`The CSV file also holds HTML or script ("${marker}"); such a file is refused.`);
+  }
+  return OK;
+}
+
 /**
  * Checks an upload's bytes against the type its name says (extension in lower case). The
  * reason of a refusal is meant for the uploader.
@@ -224,6 +249,8 @@ export async function checkUploadContent(extension: string, bytes: Uint8Array): 
       return checkRaster(bytes, "png");
     case "svg":
       return checkSvg(bytes);
+    case "csv":
+      return checkCsv(bytes);
     default:
       return matchesSignature(extension, bytes)
         ? OK

@@ -18,6 +18,9 @@ export function matchesSignature(extension: string, bytes: Uint8Array): boolean 
       return startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
     case "docx":
       return startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]);
+    case "csv":
+      // No signature: text, so no NUL byte at the start (UTF-16 and binary files have them).
+      return bytes.length > 0 && !bytes.subarray(0, 1024).includes(0);
     case "svg": {
       const head = new TextDecoder().decode(bytes.subarray(0, 1024)).toLowerCase();
       return head.includes("<svg");

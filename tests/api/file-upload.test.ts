@@ -241,7 +241,8 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
     ["an executable renamed to .pdf", "x.pdf", "application/pdf", [0x4d, 0x5a, 0x90, 0x00]],
     ["a GIF", "x.gif", "image/gif", [0x47, 0x49, 0x46, 0x38]],
     ["a JPEG sent as PNG", "x.png", "image/png", JPEG_HEAD],
-    ["a CSV", "x.csv", "text/csv", [0x61, 0x2c, 0x62]],
+    ["a text file", "x.txt", "text/plain", [0x61, 0x2c, 0x62]],
+    ["an executable renamed to .csv", "x.csv", "text/csv", [0x4d, 0x5a, 0x90, 0x00]],
   ])("refuses %s with the spec's message and stores nothing", async (_what, fileName, type, head) => {
     const token = await api.signIn("coordinator@demo.test");
     const participant = await participantOf(101, 1011);
@@ -253,6 +254,57 @@ describeOnEachDatabase("POST /control/file/upload", (api) => {
     });
     expect(response.statusCode).toBe(415);
     expect(response.json().message).toBe(FILE_TYPE_REJECTED);
+    expect(await countFiles()).toBe(before);
+  });
+
+  it.each([["text/csv"], ["application/vnd.ms-excel"], ["text/plain"], ["application/octet-stream"]])(
+    "accepts a CSV file the browser calls %s, and stores it as text/csv",
+    async (type) => {
+      const token = await api.signIn("coordinator@demo.test");
+      const participant = await participantOf(101, 1011);
+      const csv = new TextEncoder().encode(
+        '\ufeffsubject_id,visit,score\r\nMDD-001,1,12\r\nMDD-002,1,"7,5"\r\n',
+      );
+      const response = await upload(
+        token,
+        { ...fieldsFor(participant, "scores.csv"), module_name: "clinro" },
+        { bytes: csv, type, name: "scores.csv" },
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ file_name: "scores.csv", size: csv.length });
+      const [row] = await api.db.select().from(uploadedFiles).where(eq(uploadedFiles.id, response.json().id));
+      expect(row).toMatchObject({ contentType: "text/csv", sizeBytes: csv.length });
+      const stored = await contentOf(response.json().id);
+      expect(Buffer.compare(Buffer.from(stored!.content), Buffer.from(csv))).toBe(0);
+    },
+  );
+
+  it("refuses a CSV file that is not text, or holds a page, with a 415 that says why", async () => {
+    const token = await api.signIn("coordinator@demo.test");
+    const participant = await participantOf(101, 1011);
+    const before = await countFiles();
+    const binary = await upload(token, fieldsFor(participant, "data.csv"), {
+      bytes: new Uint8Array([0x61, 0x2c, 0x62, 0x0d, 0x0a, 0x01, 0x02, 0x03]),
+      type: "text/csv",
+      name: "data.csv",
+    });
+    expect(binary.statusCode).toBe(415);
+    expect(binary.json()).toMatchObject({ code: "file_content_rejected" });
+    expect(binary.json().message).toMatch(/^The CSV file is not text/);
+    const page = await upload(token, fieldsFor(participant, "data.csv"), {
+      bytes: new TextEncoder().encode("a,b\r\n<html><body>1</body></html>,2\r\n"),
+      type: "text/csv",
+      name: "data.csv",
+    });
+    expect(page.statusCode).toBe(415);
+    expect(page.json().message).toMatch(/HTML or script/);
+    const wrongType = await upload(token, fieldsFor(participant, "data.csv"), {
+      bytes: new TextEncoder().encode("a,b\r\n1,2\r\n"),
+      type: "image/png",
+      name: "data.csv",
+    });
+    expect(wrongType.statusCode).toBe(415);
+    expect(wrongType.json().message).toBe(FILE_TYPE_REJECTED);
     expect(await countFiles()).toBe(before);
   });
 

@@ -1,7 +1,7 @@
 /**
  * POST /control/file/upload (multipart: upload_file, file_name, platform, module_name,
- * participant_id). JPEG, PNG, SVG, PDF and Word only; images 2.5 MB at most, checked as a whole
- * (check-upload-content.ts). The record (uploaded_files) and the bytes (uploaded_file_contents)
+ * participant_id). JPEG, PNG, SVG, PDF, Word and CSV only (a CSV is stored as text/csv, whatever
+ * type the browser named); images 2.5 MB at most; each checked as a whole (check-upload-content.ts). The record (uploaded_files) and the bytes (uploaded_file_contents)
  * are written in one transaction, once per Idempotency-Key; nothing touches the disk, so every
  * server of one database reads the file.
  */
@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   ACCEPTED_FILE_TYPES,
+  CSV_CONTENT_TYPE,
   FILE_TYPE_REJECTED,
   IMAGE_MAX_BYTES,
   IMAGE_TOO_LARGE,
@@ -88,7 +89,7 @@ export function fileRoutes(app: FastifyInstance, ctx: AppContext) {
             platform: upload.platform,
             fileName: upload.file_name,
             storedName,
-            contentType: file.contentType,
+            contentType: extension === "csv" ? CSV_CONTENT_TYPE : file.contentType,
             sizeBytes: file.bytes.length,
           })
           .returning({ id: uploadedFiles.id });
