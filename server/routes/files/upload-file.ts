@@ -1,9 +1,10 @@
 /**
  * POST /control/file/upload (multipart: upload_file, file_name, platform, module_name,
  * participant_id). JPEG, PNG, SVG, PDF, Word and CSV only (a CSV is stored as text/csv, whatever
- * type the browser named); images 2.5 MB at most; each checked as a whole (check-upload-content.ts). The record (uploaded_files) and the bytes (uploaded_file_contents)
- * are written in one transaction, once per Idempotency-Key; nothing touches the disk, so every
- * server of one database reads the file.
+ * type the browser named); images 2.5 MB at most; each checked as a whole (check-upload-content.ts).
+ * The record (uploaded_files) and the bytes (uploaded_file_contents) are written in one
+ * transaction, once per Idempotency-Key; nothing touches the disk, so every server of one database
+ * reads the file.
  */
 import { uploadFileCall } from "../../../core/contracts/calls/file-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
