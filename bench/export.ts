@@ -1,6 +1,7 @@
 /**
  * `npm run bench:export`: the study export (issue 25) over 100,000 submissions, in every format
- * registered (server/study-export/export-formats.ts; FHIR in both layouts), through the same
+ * registered (server/study-export/export-formats.ts; FHIR in both layouts; BENCH_FORMATS=csv,odm
+ * for only some), through the same
  * path `clinro export --out FILE` takes. For each: the time against the floor (reading the same
  * rows, the same columns, with one bare query through the same driver, nothing written), and
  * the process's peak memory (RSS and the JavaScript heap sampled every 10 ms, the RSS's growth
@@ -38,6 +39,8 @@ const ANSWER_SETS = 100;
 const STUDY_ID = 101;
 const SITES = [1011, 1012];
 const MB = 1024 * 1024;
+/** BENCH_FORMATS=csv,odm: only those formats. */
+const ONLY_FORMATS = process.env.BENCH_FORMATS?.split(",").map((format) => format.trim());
 
 const adminUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 const throwaway = adminUrl ? await createThrowawayDatabase(adminUrl, "bench") : undefined;
@@ -55,6 +58,7 @@ try {
   );
 
   const runs: { format: string; args: string[] }[] = EXPORT_FORMATS.flatMap((format) => {
+    if (ONLY_FORMATS && !ONLY_FORMATS.includes(format)) return [];
     if (!EXPORT_WRITERS[format]) {
       console.log(`${format}: not available yet (no writer registered), skipped`);
       return [];
