@@ -1,0 +1,529 @@
+/**
+ * The FHIR R4 Questionnaire import (server/instrument-import/fhir/): the PHQ-9, GAD-7 and HAM-A
+ * fixtures (LHC-Forms style, each valid against the FHIR R4 schema) read into definitions the
+ * engine accepts, with the scores they define on the same answers; everything not mapped named
+ * in the report; unreadable files refused with the reason. Then `clinro instrument import
+ * --from fhir` on PGlite and PostgreSQL: stored as an instrument, submitted and scored by the
+ * server, a refused file storing nothing, and a Questionnaire of the study's own FHIR export
+ * imported back as the same instrument.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AnswerEntry } from "../../core/contracts/survey-answers.ts";
+import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
+import { lookupOf } from "../../core/survey-engine/flow.ts";
+import { scoreSurvey } from "../../core/survey-engine/scores.ts";
+import { isShown } from "../../core/survey-engine/show-if.ts";
+import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
+import { runCli } from "../../server/cli/run-cli.ts";
+import { instrumentDefinitions, instruments, participants, users } from "../../server/db/schema.ts";
+import { readFhirQuestionnaire } from "../../server/instrument-import/fhir/read-fhir-questionnaire.ts";
+import { ImportError } from "../../server/instruments/import-instrument.ts";
+import type { Bundle, Questionnaire } from "../../server/study-export/fhir/fhir-resources.ts";
+import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { fhirSchemaErrors } from "../support/fhir-schema.ts";
+import { rowCounts } from "../support/row-counts.ts";
+import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/fhir");
+const FIXTURES = ["phq-9", "gad-7", "ham-a"] as const;
+
+const fixturePath = (name: string) => path.join(fixtures, `${name}.questionnaire.json`);
+
+async function fixture(name: (typeof FIXTURES)[number]) {
+  return new Uint8Array(await readFile(fixturePath(name)));
+}
+
+async function importFixture(name: (typeof FIXTURES)[number]) {
+  return readFhirQuestionnaire(await fixture(name), `${name}.questionnaire.json`);
+}
+
+function readJson(json: unknown, fileName = "questionnaire.json") {
+  return readFhirQuestionnaire(new TextEncoder().encode(JSON.stringify(json)), fileName);
+}
+
+/** Picks, for each listed select question, the choice at that position of its choices_order. */
+function scoresFor(definition: SurveyDefinition, positions: Record<string, number>) {
+  const now = new Date("2026-11-27T10:00:00Z");
+  const records = Object.entries(positions).map(([id, position]) => {
+    const question = definition.questions[id]!;
+    const choiceId = question.choices_order![position]!;
+    return makeRecord(question, [chosen(definition, id, choiceId)], now);
+  });
+  return Object.fromEntries(
+    scoreSurvey(definition, lookupOf(records)).map((score) => [score.id, score.final_value]),
+  );
+}
+
+const itemIds = (definition: SurveyDefinition) =>
+  definition.order.filter((id) => definition.questions[id]!.type === "select_one");
+
+describe("FHIR Questionnaire fixtures (PHQ-9, GAD-7, HAM-A)", () => {
+  it.each(FIXTURES)("%s validates against the FHIR R4 schema", async (name) => {
+    expect(fhirSchemaErrors(JSON.parse(await readFile(fixturePath(name), "utf8")))).toEqual([]);
+  });
+
+  it.each(FIXTURES)("%s reads into a definition the engine accepts", async (name) => {
+    const imported = await importFixture(name);
+    expect(parseSurveyDefinition(imported.definition).ok).toBe(true);
+  });
+
+  it("PHQ-9: nine scored items 0 to 3, the total as a score, the difficulty item's enableWhen as show-if", async () => {
+    const { definition, title, slug, report } = await importFixture("phq-9");
+    expect(title).toBe("PHQ-9 quick depression assessment panel");
+    expect(slug).toBe("phq_9");
+    const items = itemIds(definition).slice(0, 9);
+    expect(items).toHaveLength(9);
+    const first = definition.questions[items[0]!]!;
+    expect(first).toMatchObject({
+      label: "1. Little interest or pleasure in doing things",
+      name: "/44250-9",
+      attributes: { required: true },
+    });
+    expect(first.choices_order!.map((id) => first.choices![id])).toEqual([
+      { label: "Not at all", score_value: 0 },
+      { label: "Several days", score_value: 1 },
+      { label: "More than half the days", score_value: 2 },
+      { label: "Nearly every day", score_value: 3 },
+    ]);
+    expect(definition.scores).toHaveLength(1);
+    const total = definition.scores[0]!.id;
+    expect(scoresFor(definition, Object.fromEntries(items.map((id) => [id, 3])))[total]).toBe(27);
+    expect(scoresFor(definition, Object.fromEntries(items.map((id, index) => [id, index % 4])))[total]).toBe(
+      0 + 1 + 2 + 3 + 0 + 1 + 2 + 3 + 0,
+    );
+    // Unanswered items count 0 here; the source shows no total then, and the report says so.
+    expect(scoresFor(definition, { [items[0]!]: 2 })[total]).toBe(2);
+    expect(report).toContainEqual({
+      source: "/44261-6",
+      problem:
+        "the source shows no total until an item is answered; the portal's score counts unanswered items 0",
+    });
+    // Its LOINC codes have no place in a definition: named, never dropped silently.
+    expect(report).toContainEqual({
+      source: "/44250-9",
+      problem: "code http://loinc.org|44250-9 not imported",
+    });
+
+    const difficulty = definition.questions["69722-7"]!;
+    expect(difficulty.logic?.operator).toBe("or");
+    const allNo = lookupOf(
+      items.map((id) =>
+        makeRecord(definition.questions[id]!, [chosen(definition, id, "LA6568-5")], new Date()),
+      ),
+    );
+    expect(isShown(difficulty, allNo, definition)).toBe(false);
+    const oneYes = lookupOf([
+      makeRecord(definition.questions[items[4]!]!, [chosen(definition, items[4]!, "LA6570-1")], new Date()),
+    ]);
+    expect(isShown(difficulty, oneYes, definition)).toBe(true);
+  });
+
+  it("GAD-7: its group is a sibling group, the contained ValueSet's itemWeight the scores, total 0 to 21", async () => {
+    const { definition, report } = await importFixture("gad-7");
+    const items = itemIds(definition);
+    expect(items).toHaveLength(7);
+    expect(Object.values(definition.siblings)).toEqual([items]);
+    // The group's text is kept, as a prompt before the group.
+    expect(definition.questions[definition.order[0]!]).toMatchObject({
+      type: "prompt",
+      label: "Over the last 2 weeks, how often have you been bothered by the following problems?",
+    });
+    const question = definition.questions[items[0]!]!;
+    expect(question.choices_order!.map((id) => question.choices![id]!.score_value)).toEqual([0, 1, 2, 3]);
+    const total = definition.scores[0]!.id;
+    expect(scoresFor(definition, Object.fromEntries(items.map((id) => [id, 3])))[total]).toBe(21);
+    expect(scoresFor(definition, Object.fromEntries(items.map((id) => [id, 1])))[total]).toBe(7);
+    expect(report.map((entry) => entry.problem).every((problem) => problem.startsWith("code "))).toBe(true);
+  });
+
+  it("HAM-A: fourteen clinician-rated items 0 to 4 with their descriptions, total 0 to 56, everything mapped", async () => {
+    const { definition, report } = await importFixture("ham-a");
+    expect(report).toEqual([]);
+    const items = itemIds(definition);
+    expect(items).toHaveLength(14);
+    expect(definition.questions["hama_01"]).toMatchObject({
+      label: "1. Anxious mood",
+      comments: "Worries, anticipation of the worst, fearful anticipation, irritability.",
+    });
+    expect(definition.scores.map((score) => score.id)).toEqual(["hama_total"]);
+    expect(scoresFor(definition, Object.fromEntries(items.map((id) => [id, 4]))).hama_total).toBe(56);
+    expect(
+      scoresFor(definition, Object.fromEntries(items.map((id, index) => [id, index % 5]))).hama_total,
+    ).toBe((0 + 1 + 2 + 3 + 4) * 2 + 0 + 1 + 2 + 3);
+  });
+});
+
+const minimal = (items: unknown[], extra: Record<string, unknown> = {}) => ({
+  resourceType: "Questionnaire",
+  status: "active",
+  name: "Minimal",
+  item: items,
+  ...extra,
+});
+
+describe("FHIR Questionnaire import: what it reports and what it refuses", () => {
+  it("reads a Questionnaire from a Bundle and names the other entries", async () => {
+    const questionnaire = JSON.parse(await readFile(fixturePath("ham-a"), "utf8")) as Questionnaire;
+    const bundle = {
+      resourceType: "Bundle",
+      type: "collection",
+      entry: [
+        { resource: { resourceType: "Patient" } },
+        { resource: questionnaire },
+        { resource: questionnaire },
+      ],
+    } as unknown as Bundle;
+    const imported = readJson(bundle);
+    expect(imported.slug).toBe("ham_a");
+    expect(imported.report).toEqual([
+      { source: "Bundle entry[0]", problem: "Patient not imported: one Questionnaire is read" },
+      { source: "Bundle entry[2]", problem: "Questionnaire not imported: one Questionnaire is read" },
+    ]);
+  });
+
+  it("names every item, condition, expression and element it cannot map", () => {
+    const imported = readJson(
+      minimal(
+        [
+          { linkId: "weight", text: "Weight", type: "quantity" },
+          {
+            linkId: "later",
+            text: "Later",
+            type: "string",
+            enableWhen: [{ question: "last", operator: "exists", answerBoolean: true }],
+          },
+          { linkId: "who", text: "Who", type: "reference" },
+          {
+            linkId: "pick",
+            text: "Pick",
+            type: "open-choice",
+            answerOption: [{ valueString: "a" }, { valueString: "b" }],
+          },
+          { linkId: "coded", text: "Coded", type: "choice", answerValueSet: "http://loinc.org/vs/LL358-3" },
+          { linkId: "long", text: "Long", type: "text" },
+          {
+            linkId: "count",
+            text: "Count",
+            type: "integer",
+            initial: [{ valueInteger: 1 }],
+            extension: [{ url: "http://example.org/odd", valueString: "x" }],
+          },
+          {
+            linkId: "ratio",
+            text: "Ratio",
+            type: "decimal",
+            readOnly: true,
+            extension: [
+              {
+                url: "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+                valueExpression: {
+                  language: "text/fhirpath",
+                  expression: "%resource.item.where(linkId='count').answer.value * 2",
+                },
+              },
+            ],
+          },
+          { linkId: "last", text: "Last", type: "boolean" },
+        ],
+        { copyright: "(c) someone", contained: [{ resourceType: "Patient", id: "p" }] },
+      ),
+    );
+    const problems = imported.report.map((entry) => `${entry.source}: ${entry.problem}`);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "contained[0]: Patient not imported",
+        "Questionnaire: copyright not imported",
+        "weight: quantity imported as a decimal: the unit is not asked",
+        'later enableWhen[0]: condition on "last" not imported: that item is not asked before this one',
+        "who: item type reference not imported",
+        "pick: open-choice: answers typed in are not kept, only the listed choices",
+        "coded: answerValueSet http://loinc.org/vs/LL358-3 is not a ValueSet contained in the file: its answers are not imported",
+        "coded: a choice item without answers the portal can read: imported as a text question",
+        "long: text answers hold at most 140 characters here",
+        "count: initial not imported",
+        "count: extension http://example.org/odd not imported",
+        expect.stringMatching(
+          /^ratio: calculatedExpression not a plain sum \(.*\): not imported as a score$/,
+        ),
+      ]),
+    );
+    const { definition } = imported;
+    expect(definition.order).toEqual(["weight", "later", "pick", "coded", "long", "count", "last"]);
+    expect(definition.questions["later"]!.logic).toBeUndefined();
+    expect(definition.questions["pick"]!.choices_order).toEqual(["a", "b"]);
+    expect(definition.questions["last"]!.choices_order).toEqual(["true", "false"]);
+    expect(definition.scores).toEqual([]);
+  });
+
+  it("maps enableWhen on numbers, text, booleans and enableBehavior, and a group's condition onto its questions", () => {
+    const { definition, report } = readJson(
+      minimal([
+        {
+          linkId: "age",
+          text: "Age",
+          type: "integer",
+          extension: [{ url: "http://hl7.org/fhir/StructureDefinition/minValue", valueInteger: 0 }],
+        },
+        { linkId: "smoker", text: "Smoker", type: "boolean" },
+        { linkId: "name", text: "Name", type: "string" },
+        {
+          linkId: "adult",
+          text: "Adult smoker",
+          type: "display",
+          enableWhen: [
+            { question: "age", operator: ">=", answerInteger: 18 },
+            { question: "smoker", operator: "=", answerBoolean: true },
+          ],
+          enableBehavior: "all",
+        },
+        {
+          linkId: "extra",
+          type: "group",
+          enableWhen: [{ question: "name", operator: "=", answerString: "Ada" }],
+          item: [
+            {
+              linkId: "q1",
+              text: "One",
+              type: "string",
+              enableWhen: [{ question: "age", operator: "!=", answerInteger: 3 }],
+            },
+            { linkId: "q2", text: "Two", type: "choice", answerOption: [{ valueCoding: { code: "x" } }] },
+          ],
+        },
+      ]),
+    );
+    expect(definition.questions["age"]!.attributes.min).toBe(0);
+    expect(definition.questions["adult"]!.logic).toEqual({
+      show_if: [
+        { comparator: ">=", question: "age", value: 18 },
+        { comparator: "is_selected", question: "smoker", value: "true" },
+      ],
+      operator: "and",
+    });
+    expect(definition.questions["q2"]!.logic).toEqual({
+      show_if: [{ comparator: "=", question: "name", value: "Ada" }],
+      operator: "and",
+    });
+    expect(definition.siblings).toEqual({ extra: ["q1", "q2"] });
+    expect(report).toEqual([
+      {
+        source: "q1 enableWhen[0]",
+        problem:
+          'condition on "age" not imported: != holds in FHIR while the item is unanswered, and not in the portal',
+      },
+    ]);
+  });
+
+  it("refuses a file that is not a Questionnaire, with the reason", () => {
+    const refusals: [Uint8Array, string][] = [
+      [new TextEncoder().encode("<Questionnaire/>"), "q.json is not valid JSON"],
+      [new Uint8Array([0xff, 0xfe, 0x00]), "q.json is not UTF-8 text"],
+      [new TextEncoder().encode("[1, 2]"), "q.json is not a FHIR resource: it is not a JSON object"],
+      [
+        new TextEncoder().encode('{"resourceType": "Patient"}'),
+        'q.json is not a Questionnaire: its resourceType is "Patient"',
+      ],
+      [
+        new TextEncoder().encode('{"resourceType": "Bundle", "type": "collection"}'),
+        "q.json is a Bundle without a Questionnaire",
+      ],
+      [
+        new TextEncoder().encode('{"resourceType": "Questionnaire", "status": "active"}'),
+        "q.json: the Questionnaire has no items",
+      ],
+      [
+        new TextEncoder().encode(JSON.stringify(minimal([{ text: "No link", type: "string" }]))),
+        "item[0].linkId is missing",
+      ],
+      [
+        new TextEncoder().encode(JSON.stringify(minimal([{ linkId: "r", type: "reference" }]))),
+        "q.json: the Questionnaire has no item the portal can ask",
+      ],
+    ];
+    for (const [bytes, reason] of refusals) {
+      expect(() => readFhirQuestionnaire(bytes, "q.json"), reason).toThrow(ImportError);
+      expect(() => readFhirQuestionnaire(bytes, "q.json"), reason).toThrow(reason);
+    }
+  });
+});
+
+let workDir = "";
+beforeAll(async () => {
+  workDir = await mkdtemp(path.join(tmpdir(), "clinro-fhir-import-"));
+});
+afterAll(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
+  const run = async (args: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runCli(
+      args,
+      { out: (line: string) => out.push(line), err: (line: string) => err.push(line) },
+      { database: api.handle },
+    );
+    return { code, out: out.join("\n"), err: err.join("\n") };
+  };
+  const instrumentOf = async (slug: string) => {
+    const rows = await api.db
+      .select()
+      .from(instruments)
+      .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)));
+    expect(rows).toHaveLength(1);
+    return rows[0]!;
+  };
+  const storedDefinition = async (instrumentId: number) =>
+    (
+      await api.db
+        .select()
+        .from(instrumentDefinitions)
+        .where(eq(instrumentDefinitions.instrumentId, instrumentId))
+        .orderBy(instrumentDefinitions.versionNumber)
+    ).at(-1)!.definition;
+
+  it("imports the three fixtures as clinician instruments, printing each report", async () => {
+    for (const name of FIXTURES) {
+      const result = await run([
+        "instrument",
+        "import",
+        "--from",
+        "fhir",
+        fixturePath(name),
+        "--study",
+        "101",
+      ]);
+      expect(result.err, name).toBe("");
+      expect(result.code, name).toBe(0);
+      expect(result.out, name).toMatch(/^Created instrument \d+ /);
+    }
+    const hama = await instrumentOf("ham_a");
+    expect(hama).toMatchObject({ instrumentType: "CLINRO" });
+    expect(parseSurveyDefinition(await storedDefinition(hama.id)).ok).toBe(true);
+    const phq = await run([
+      "instrument",
+      "import",
+      "--from",
+      "fhir",
+      fixturePath("phq-9"),
+      "--study",
+      "101",
+      "--slug",
+      "phq-9-fhir",
+    ]);
+    expect(phq.out).toContain("/44261-6: the source shows no total until an item is answered");
+  });
+
+  it("takes a submission of the imported HAM-A, the server scoring it as the scale does", async () => {
+    const imported = await run([
+      "instrument",
+      "import",
+      "--from",
+      "fhir",
+      fixturePath("ham-a"),
+      "--study",
+      "101",
+      "--slug",
+      "ham-a-scored",
+    ]);
+    expect(imported.code).toBe(0);
+    const instrument = await instrumentOf("ham-a-scored");
+    const served = await api.request(
+      "GET",
+      `/control/admin/studies/101/instruments/${instrument.id}/ham-a-scored`,
+      {
+        token: await api.signIn("staff3@demo.test"),
+      },
+    );
+    expect(served.statusCode).toBe(200);
+    const definition = parseDefinitionOrThrow(definitionJsonOf(served));
+    const [participant] = await api.db
+      .insert(participants)
+      .values({ studyId: 101, siteId: 1011, fname: "Hama", lname: "Imported" })
+      .returning({ id: participants.id });
+    const [coordinator] = await api.db
+      .select()
+      .from(users)
+      .where(eq(users.username, "coordinator@demo.test"));
+    const ratings = [3, 2, 2, 1, 0, 1, 2, 1, 0, 4, 4, 0, 1, 2]; // 23
+    const answers: Record<string, AnswerEntry[]> = Object.fromEntries(
+      ratings.map((rating, index) => {
+        const id = `hama_${String(index + 1).padStart(2, "0")}`;
+        return [id, [chosen(definition, id, String(rating))]];
+      }),
+    );
+    const payload = payloadFor(definition, answers, {
+      user: { id: coordinator!.id, username: coordinator!.username },
+      instrumentId: instrument.id,
+      instanceId: randomUUID(),
+    });
+    const response = await api.request(
+      "POST",
+      `/control/clinro/participant/${participant!.id}/instruments/${instrument.id}/submission`,
+      {
+        token: await api.signIn("coordinator@demo.test"),
+        body: [payload] as unknown as object,
+        headers: { "idempotency-key": randomUUID() },
+      },
+    );
+    expect(response.statusCode, response.body).toBe(201);
+    expect((response.json() as { scores: unknown }).scores).toEqual([
+      expect.objectContaining({ id: "hama_total", final_value: 23 }),
+    ]);
+  });
+
+  it("refuses a file that is not a Questionnaire with the reason, storing nothing", async () => {
+    const patient = path.join(workDir, "patient.json");
+    await writeFile(patient, JSON.stringify({ resourceType: "Patient" }));
+    const before = await rowCounts(api.db);
+    const result = await run(["instrument", "import", "--from", "fhir", patient, "--study", "101"]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('is not a Questionnaire: its resourceType is "Patient"');
+    expect(result.err).toContain("nothing was imported");
+    expect(await rowCounts(api.db)).toEqual(before);
+  });
+
+  it("imports a Questionnaire of the study's own FHIR export back as the same instrument", async () => {
+    const exported = await api.request("GET", "/control/studies/101/export?format=fhir", {
+      token: await api.signIn("staff1@demo.test"),
+    });
+    expect(exported.statusCode).toBe(200);
+    const questionnaire = (exported.json() as Bundle).entry!.find(
+      (entry) =>
+        entry.resource.resourceType === "Questionnaire" &&
+        entry.resource.url?.endsWith(":questionnaire:kitchen-sink"),
+    )!.resource;
+    const file = path.join(workDir, "kitchen-sink-questionnaire.json");
+    await writeFile(file, JSON.stringify(questionnaire));
+    const result = await run([
+      "instrument",
+      "import",
+      "--from",
+      "fhir",
+      file,
+      "--study",
+      "101",
+      "--slug",
+      "kitchen-sink-again",
+    ]);
+    expect(result.err).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("Import report: everything mapped.");
+    const original = parseDefinitionOrThrow(await storedDefinition((await instrumentOf("kitchen-sink")).id));
+    const copy = parseDefinitionOrThrow(
+      await storedDefinition((await instrumentOf("kitchen-sink-again")).id),
+    );
+    expect({ ...copy, scores: [] }).toEqual({ ...original, scores: [] });
+    expect(copy.scores.map((score) => [score.id, score.name])).toEqual(
+      original.scores.map((score) => [score.id, score.name]),
+    );
+  });
+});
