@@ -29,9 +29,11 @@ export function readStandardInstrumentBytes(
   if (options.form !== undefined && format !== "redcap") {
     throw new ImportError(`A form name applies to REDCap dictionaries only, not to ${format}`);
   }
-  // The form option is REDCap's own; the other readers take the InstrumentReader shape.
-  if (format === "redcap") return readRedcapDictionary(bytes, fileName, options);
-  return instrumentReaderFor(format)(bytes, fileName);
+  const reader = instrumentReaderFor(format);
+  // The form option is REDCap's own; the readers take the InstrumentReader shape.
+  if (format === "redcap" && options.form !== undefined)
+    return readRedcapDictionary(bytes, fileName, options);
+  return reader(bytes, fileName);
 }
 
 /** Reads the file and runs the format's reader; ImportError when it cannot be read. */
@@ -41,7 +43,7 @@ export async function readStandardInstrument(
   options: StandardReadOptions = {},
 ): Promise<ImportedInstrument> {
   // Checked first: an unregistered format is refused whatever the file.
-  if (format !== "redcap") instrumentReaderFor(format);
+  instrumentReaderFor(format);
   let bytes: Buffer;
   try {
     bytes = await readFile(filePath);

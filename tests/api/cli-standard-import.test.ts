@@ -15,7 +15,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
 import { instrumentDefinitions, instruments, participants, users } from "../../server/db/schema.ts";
-import { IMPORT_FORMATS } from "../../server/instrument-import/imported-instrument.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { rowCounts } from "../support/row-counts.ts";
@@ -304,11 +303,43 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     expect(form.code).toBe(2);
     expect(form.err).toContain("--form applies to REDCap dictionaries only");
     const before = await rowCounts(api.db);
-    for (const format of IMPORT_FORMATS.filter((candidate) => INSTRUMENT_READERS[candidate] === undefined)) {
-      const result = await run(["instrument", "import", "--from", format, file, "--study", "101"]);
+    const reader = INSTRUMENT_READERS.odm;
+    delete INSTRUMENT_READERS.odm;
+    try {
+      const result = await run(["instrument", "import", "--from", "odm", file, "--study", "101"]);
       expect(result.code).toBe(1);
-      expect(result.err).toBe(`The format ${format} cannot be imported yet; nothing was imported.`);
+      expect(result.err).toBe("The format odm cannot be imported yet; nothing was imported.");
+    } finally {
+      INSTRUMENT_READERS.odm = reader;
     }
     expect(await rowCounts(api.db)).toEqual(before);
+  });
+
+  it("imports FHIR Questionnaires and ODM forms through the same command, printing their reports", async () => {
+    const standards = path.resolve(fixtures, "..");
+    for (const [format, file, slug] of [
+      ["fhir", path.join(standards, "fhir/phq-9.questionnaire.json"), "phq-9-fhir"],
+      ["odm", path.join(standards, "odm/phq-9.odm.xml"), "phq-9-odm"],
+    ] as const) {
+      const result = await run([
+        "instrument",
+        "import",
+        "--from",
+        format,
+        file,
+        "--study",
+        "101",
+        "--slug",
+        slug,
+      ]);
+      expect(result.err, format).toBe("");
+      expect(result.code, format).toBe(0);
+      expect(result.out, format).toMatch(
+        new RegExp(`^Created instrument \\d+ ".+" \\(slug ${slug}\\) of study 101`),
+      );
+      expect(result.out, format).toMatch(/\nImport report: /);
+      const [stored] = await versionsOf((await instrumentOf(101, slug)).id);
+      expect(parseSurveyDefinition(stored!.definition).ok, format).toBe(true);
+    }
   });
 });
