@@ -343,6 +343,16 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
         "item[0].linkId is missing",
       ],
       [
+        new TextEncoder().encode(
+          JSON.stringify(minimal([{ linkId: "a", type: "string", enableWhen: ["a"] }])),
+        ),
+        "item[0].enableWhen[0] is not an object",
+      ],
+      [
+        new TextEncoder().encode(JSON.stringify(minimal([{ linkId: "a", type: "string", text: 3 }]))),
+        "item[0].text (a) must be text",
+      ],
+      [
         new TextEncoder().encode(JSON.stringify(minimal([{ linkId: "r", type: "reference" }]))),
         "q.json: the Questionnaire has no item the portal can ask",
       ],

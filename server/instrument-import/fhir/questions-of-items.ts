@@ -236,10 +236,12 @@ function choicesOf(item: QuestionnaireItem, reader: Reader) {
         problem: `answerValueSet ${item.answerValueSet} is not a ValueSet contained in the file: its answers are not imported`,
       });
     } else {
+      // Read defensively: a contained resource is only checked to be a ValueSet.
+      const listOf = <T>(value: T[] | undefined): T[] => (Array.isArray(value) ? value : []);
       const concepts = [
-        ...(valueSet.compose?.include ?? []).flatMap((include) => include.concept ?? []),
-        ...(valueSet.expansion?.contains ?? []),
-      ];
+        ...listOf(valueSet.compose?.include).flatMap((include) => listOf(include.concept)),
+        ...listOf(valueSet.expansion?.contains),
+      ].filter((concept) => typeof concept === "object" && concept !== null);
       concepts.forEach((concept, index) =>
         add(
           concept.code,

@@ -108,6 +108,18 @@ function questionnaireOfJson(json: unknown, fileName: string, report: (entry: Im
   return found;
 }
 
+/** A list of objects, each with the string fields named, or an ImportError saying where not. */
+function checkObjects(list: unknown, where: string, strings: readonly string[]) {
+  if (list === undefined) return;
+  if (!Array.isArray(list)) throw new ImportError(`${where} must be a list`);
+  list.forEach((entry, index) => {
+    if (!isObject(entry)) throw new ImportError(`${where}[${index}] is not an object`);
+    for (const field of strings) {
+      if (typeof entry[field] !== "string") throw new ImportError(`${where}[${index}].${field} must be text`);
+    }
+  });
+}
+
 /** Checks the shape the reader relies on; a Questionnaire that lacks it is refused. */
 function checkItems(items: unknown, path: string) {
   if (!Array.isArray(items)) throw new ImportError(`${path} must be a list of items`);
@@ -117,11 +129,14 @@ function checkItems(items: unknown, path: string) {
     if (typeof item.linkId !== "string" || item.linkId === "")
       throw new ImportError(`${where}.linkId is missing`);
     if (typeof item.type !== "string") throw new ImportError(`${where} (${item.linkId}) has no type`);
-    for (const list of ["enableWhen", "answerOption", "extension"]) {
-      if (item[list] !== undefined && !Array.isArray(item[list])) {
-        throw new ImportError(`${where}.${list} (${item.linkId}) must be a list`);
+    for (const text of ["text", "prefix", "answerValueSet"]) {
+      if (item[text] !== undefined && typeof item[text] !== "string") {
+        throw new ImportError(`${where}.${text} (${item.linkId}) must be text`);
       }
     }
+    checkObjects(item.enableWhen, `${where}.enableWhen`, ["question", "operator"]);
+    checkObjects(item.answerOption, `${where}.answerOption`, []);
+    checkObjects(item.extension, `${where}.extension`, ["url"]);
     if (item.item !== undefined) checkItems(item.item, `${where}.item`);
   });
 }
@@ -297,6 +312,8 @@ export const readFhirQuestionnaire: InstrumentReader = (bytes, fileName) => {
   const json = questionnaireOfJson(parseJson(bytes, fileName), fileName, add);
   if (json.item === undefined) throw new ImportError(`${fileName}: the Questionnaire has no items`);
   checkItems(json.item, "item");
+  checkObjects(json.contained, "contained", ["resourceType"]);
+  checkObjects(json.extension, "extension", ["url"]);
   const questionnaire = json as Questionnaire;
 
   const valueSets = new Map<string, ValueSet>();
