@@ -40,6 +40,17 @@ function responseTo(page: Page, matches: (response: Response) => boolean) {
   return page.context().waitForEvent("response", { predicate: matches, timeout: 60_000 });
 }
 
+/** The response to a consent event of this type (sent by the page or its service worker). */
+function consentEventResponse(page: Page, type: string) {
+  return responseTo(
+    page,
+    (response) =>
+      response.url().includes("/control/participants/me/events") &&
+      (response.request().postData() ?? "").includes(`"type":"${type}"`) &&
+      (response.request().postData() ?? "").includes(`"consent_id":`),
+  );
+}
+
 async function signedIn(page: Page, username: string) {
   await signInAs(page, username, DEMO_PASSWORD);
   await expect(page).toHaveURL(/\/studies$/);
@@ -213,15 +224,31 @@ test("a consent signed offline arrives once when the network returns", async ({ 
   await expect(consent.manifestation()).toContainText("Consent obtained by");
   await consent.finishClose().click();
   // The signature image's upload goes first: it is the one that fails (spec 02, "Submit").
-  await expect(page.getByRole("alertdialog", { name: /^(Network error|Files not uploaded)$/ })).toBeVisible({
-    timeout: 15_000,
-  });
+  const modal = page.getByRole("alertdialog", { name: /^(Network error|Files not uploaded)$/ });
+  await expect(modal).toBeVisible({ timeout: 15_000 });
+  // The consent's texts, not the clinician instrument's.
+  await expect(modal).toContainText(
+    /There was a problem (uploading the consent files|submitting the consent)/,
+  );
+  await expect(modal).not.toContainText("instrument");
 
   const posted = responseTo(page, (response) =>
     response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
   );
+  // The failed send is reported once the connection is back, naming the consent (spec 02).
+  const submitFailed = consentEventResponse(page, "submitFailed");
   await context.setOffline(false);
   expect((await posted).status()).toBe(200);
+  const failedEvent = await submitFailed;
+  expect(failedEvent.status()).toBe(200);
+  expect(failedEvent.request().postDataJSON()).toEqual([
+    expect.objectContaining({
+      type: "submitFailed",
+      participant: participant.id,
+      study_id: MDD_301,
+      info: expect.objectContaining({ consent_id: consentId, consent_version: participant.consent_version }),
+    }),
+  ]);
   await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=awaiting_witness$`), {
     timeout: 15_000,
   });
@@ -447,4 +474,71 @@ test("emailing the consent from its share menu puts a mail with the PDF in the m
   const pdf = mail.attachments.find((part) => part.contentType === "application/pdf");
   expect(pdf, "the consent PDF attached").toBeDefined();
   expect(pdf!.content.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+});
+
+test.describe("a consent the page cannot use", () => {
+  // The definition is answered by the test, not the worker's cache.
+  test.use({ serviceWorkers: "block" });
+
+  test("a consent that fails to download stops the loader and sends downloadFailed", async ({ page }) => {
+    await signedIn(page, COORDINATOR);
+    const consentId = await mainConsentId(page);
+    const participant = await awaitingParticipant(page, consentId, "last");
+    await page.route("**/control/v2/clinro/consent?*", (route) => route.abort("failed"));
+    const downloadFailed = consentEventResponse(page, "downloadFailed");
+    await page.goto(
+      `/studies/${MDD_301}/sites/${SECOND_SITE}/consents/${consentId}/participants/${participant.id}/version/${participant.consent_version}`,
+    );
+    await expect(page.getByRole("heading", { name: "The consent could not be downloaded." })).toBeVisible({
+      timeout: 30_000,
+    });
+    const event = await downloadFailed;
+    expect(event.status()).toBe(200);
+    expect(event.request().postDataJSON()).toEqual([
+      expect.objectContaining({
+        type: "downloadFailed",
+        participant: participant.id,
+        info: expect.objectContaining({
+          consent_id: consentId,
+          consent_version: participant.consent_version,
+        }),
+      }),
+    ]);
+  });
+
+  test("a consent question of an unknown type renders nothing and sends parsingFailed", async ({ page }) => {
+    await signedIn(page, COORDINATOR);
+    const consentId = await mainConsentId(page);
+    const participant = await awaitingParticipant(page, consentId, "last");
+    await page.route("**/control/v2/clinro/consent?*", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as {
+        definition: { order: string[]; questions: Record<string, unknown> };
+      };
+      body.definition.questions.hologram = {
+        id: "hologram",
+        type: "hologram",
+        label: "Look at the hologram",
+      };
+      body.definition.order = ["hologram", ...body.definition.order];
+      await route.fulfill({ response, json: body });
+    });
+    const parsingFailed = consentEventResponse(page, "parsingFailed");
+    const consent = new ConsentCompletionPage(page);
+    await consent.goto(pathOf(participant));
+    const event = await parsingFailed;
+    expect(event.status()).toBe(200);
+    expect(event.request().postDataJSON()).toEqual([
+      expect.objectContaining({
+        type: "parsingFailed",
+        participant: participant.id,
+        info: expect.objectContaining({
+          consent_id: consentId,
+          question_id: "hologram",
+          question_type: "hologram",
+        }),
+      }),
+    ]);
+    await expect(page.getByText("Look at the hologram")).toHaveCount(0);
+  });
 });

@@ -13,7 +13,10 @@
  *   (?signed=<status>), never a success the status does not show;
  * - a participant enrolled offline (a provisional id, not known to the server yet) signs from the
  *   consent's blank definition kept on the device, as a participant awaiting their signature;
- *   the consent is queued behind the enrolment and its status read by the server's id once sent.
+ *   the consent is queued behind the enrolment and its status read by the server's id once sent;
+ * - the events an instrument sends on failure (consent-events.ts): downloadFailed, parsingFailed
+ *   and submitFailed (once), naming the consent and version;
+ * - the submit modals with the consent's texts (form="consent"), never the clinician instrument's.
  *
  * State it owns: the ciphertext of this session's staff signature (a ref; never the password).
  */
@@ -21,7 +24,7 @@ import { msg } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { blankConsentQuery, consentDefinitionQuery, fetchConsentDefinition } from "../../api/consents-api.ts";
 import { enrolmentBodyOf } from "../../api/enrolment-api.ts";
 import { consentKeys } from "../../api/my-consents-api.ts";
@@ -41,7 +44,9 @@ import { indexedDbParticipantIds } from "../../outbox/participant-id-store.ts";
 import { isProvisionalParticipantId } from "../../outbox/provisional-participants.ts";
 import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
 import { pendingEnrolmentOf } from "../../outbox/pending-enrolment.ts";
-import { enqueueSubmissionWithUploads, type WriteContext } from "../../outbox/enqueue.ts";
+import { enqueueSubmissionWithUploads, eventsWrite, type WriteContext } from "../../outbox/enqueue.ts";
+import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
+import type { EventType } from "../../../core/contracts/events.ts";
 import { NotStoredModal } from "../../outbox-ui/not-stored-modal.tsx";
 import { describeStoreError } from "../../outbox-ui/store-error.ts";
 import { SubmissionStatusModal } from "../../outbox-ui/submission-status-modal.tsx";
@@ -67,6 +72,7 @@ import { ConsentShareMenu } from "./consent-share-menu.tsx";
 import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
 import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx";
+import { consentEvent, type ConsentEventContext } from "./consent-events.ts";
 
 const sentMessage = msg({ id: "consent_sent", message: "The consent was sent." });
 const notMovedMessage = msg({
@@ -86,6 +92,27 @@ export type ConsentCompletionProps = {
   versionId: number;
 };
 
+type SendConsentEvent = (type: EventType, extra?: Record<string, unknown>) => void;
+
+/** Sends a consent event through the outbox (nothing before the user is known). */
+function useConsentEvents(context: ConsentEventContext, write: WriteContext | null): SendConsentEvent {
+  const { t } = useLingui();
+  const { studyId, participantId, consentId, consentVersion } = context;
+  return useCallback(
+    (type: EventType, extra?: Record<string, unknown>) => {
+      if (!write) return;
+      void enqueueEvent(
+        eventsWrite(
+          [consentEvent(type, { studyId, participantId, consentId, consentVersion }, new Date(), extra)],
+          t({ id: "outbox_label_consent_events", message: "Consent events" }),
+        ),
+        write,
+      );
+    },
+    [studyId, participantId, consentId, consentVersion, write, t],
+  );
+}
+
 function deviceTimeZone() {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || isoWithOffset(new Date()).slice(-6);
 }
@@ -104,6 +131,11 @@ function ServerParticipantConsent(props: ConsentCompletionProps) {
   const { t } = useLingui();
   const user = useStoredUser();
   const consent = useQuery(consentDefinitionQuery(consentId, versionId, participantId));
+  const write = useMemo<WriteContext | null>(
+    () => (user ? { userId: user.id, username: user.username, studyId, siteId, participantId } : null),
+    [user, studyId, siteId, participantId],
+  );
+  const sendEvent = useConsentEvents({ studyId, participantId, consentId, consentVersion: versionId }, write);
 
   const backLink = (
     <Link
@@ -117,6 +149,15 @@ function ServerParticipantConsent(props: ConsentCompletionProps) {
   );
 
   const status = consent.error instanceof ApiError ? consent.error.status : undefined;
+  // The loader stops on a download failure and says so once, as an instrument's does.
+  const downloadFailed = consent.isError && status !== 403 && status !== 404;
+  const reportedDownload = useRef(false);
+  useEffect(() => {
+    if (!downloadFailed || reportedDownload.current) return;
+    reportedDownload.current = true;
+    sendEvent("downloadFailed", { reason: consent.error?.message });
+  }, [downloadFailed, sendEvent, consent.error]);
+
   if (status === 403 || status === 404) {
     return (
       <div className="page page--narrow">
@@ -325,6 +366,18 @@ function LoadedConsent(props: LoadedProps) {
     () => ({ userId, username: props.username, studyId, siteId, participantId }),
     [userId, props.username, studyId, siteId, participantId],
   );
+  const sendEvent = useConsentEvents({ studyId, participantId, consentId, consentVersion: versionId }, write);
+  const onParsingFailed = useCallback(
+    (question: Question) =>
+      sendEvent("parsingFailed", { question_id: question.id, question_type: question.type }),
+    [sendEvent],
+  );
+  const reportedFailure = useRef(false);
+  const onProblem = useCallback(() => {
+    if (reportedFailure.current) return;
+    reportedFailure.current = true;
+    sendEvent("submitFailed");
+  }, [sendEvent]);
   const [finishing, setFinishing] = useState(false);
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [passwordRequest, setPasswordRequest] = useState<PasswordRequest | null>(null);
@@ -512,7 +565,7 @@ function LoadedConsent(props: LoadedProps) {
         definitionKey={definitionKey}
         saveDraft={draft.save}
         context={{ studyId, siteId, participantId, instrumentId: consentId }}
-        onParsingFailed={() => {}}
+        onParsingFailed={onParsingFailed}
         onFinish={onFinish}
         onQuit={() => void onQuit()}
         finishing={finishing}
@@ -537,6 +590,7 @@ function LoadedConsent(props: LoadedProps) {
           submissionId={submissionId}
           form="consent"
           onDelivered={() => void onDelivered()}
+          onProblem={onProblem}
           onClose={onSendLater}
         />
       ) : null}
