@@ -13,9 +13,18 @@ import { errorBody } from "../../core/contracts/errors.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import { EXPORT_FORMATS } from "../../core/contracts/study-export.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
-import { auditLog, instrumentSubmissions, instruments, participants, users } from "../../server/db/schema.ts";
+import {
+  auditLog,
+  consentSignings,
+  instrumentSubmissions,
+  instruments,
+  participants,
+  users,
+} from "../../server/db/schema.ts";
 import { STUDY_EXPORT_ACTION } from "../../server/study-export/export-audit.ts";
 import { EXPORT_WRITERS } from "../../server/study-export/export-formats.ts";
+import type { ExportConsentSigning, ExportSubmission } from "../../server/study-export/export-source.ts";
+import { readExportSource } from "../../server/study-export/read-export-source.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
 
@@ -309,5 +318,89 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
         and(eq(auditLog.action, STUDY_EXPORT_ACTION), sql`${auditLog.details} ->> 'site_ids' = '[1012]'`),
       );
     expect(withFilters!.details).toMatchObject({ site_ids: [1012], instrument_ids: null });
+  });
+
+  it("reads every row once across its pages, in the orders the writers rely on", async () => {
+    // 250 more participants (participants are read 200 at a time) and 1,203 submissions
+    // (submissions 500 at a time), made with SQL: the reader's pages are what is tested here.
+    await api.db.execute(sql`
+      insert into participants (study_id, site_id, fname, lname, subject_id)
+      select 101, case when n % 2 = 0 then 1011 else 1012 end, 'Page', 'Person ' || n, 'PAGE-' || n
+      from generate_series(1, 250) n`);
+    await api.db.execute(sql`
+      with people as (
+        select id, (row_number() over (order by id) - 1)::int as n from participants where subject_id like 'PAGE-%'
+      )
+      insert into instrument_submissions
+        (instrument_id, participant_id, client_instance_id, version_number, submitted_by, completed_at, payload, scores)
+      select case when g % 3 = 0 then ${ids.cgis}::int else ${ids.hamd}::int end, p.id, 'page-' || g, 1, ${userIds.coordinator}::int,
+             now(), jsonb_build_object('answers', '[]'::jsonb, 'start_time', '2026-11-27T08:00:00.000Z'), '[]'::jsonb
+      from generate_series(0, 1202) g join people p on p.n = (g * 7) % 250`);
+    const scope = { studyId: 101 };
+    const source = await readExportSource(api.db, scope);
+    const [{ count }] = (await api.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(instrumentSubmissions)
+      .innerJoin(participants, eq(participants.id, instrumentSubmissions.participantId))
+      .where(
+        and(eq(participants.studyId, 101), sql`${instrumentSubmissions.instrumentId} <> ${ids.announcement}`),
+      )) as [{ count: number }];
+    expect(count).toBeGreaterThan(1203);
+
+    const byForm: ExportSubmission[] = [];
+    for await (const submission of source.submissions("by-form")) byForm.push(submission);
+    expect(new Set(byForm.map((row) => row.id)).size).toBe(count);
+    expect(byForm).toHaveLength(count);
+    const versionOrder = source.instrumentVersions.map(
+      (version) => `${version.instrumentId}/${version.versionNumber}`,
+    );
+    const position = (row: ExportSubmission) =>
+      versionOrder.indexOf(`${row.instrumentId}/${row.versionNumber}`);
+    for (const [index, row] of byForm.entries()) {
+      if (index === 0) continue;
+      const before = byForm[index - 1]!;
+      expect(position(row)).toBeGreaterThanOrEqual(position(before));
+      if (position(row) === position(before)) expect(row.id).toBeGreaterThan(before.id);
+    }
+
+    const byParticipant: ExportSubmission[] = [];
+    for await (const submission of source.submissions("by-participant")) byParticipant.push(submission);
+    expect(byParticipant.map((row) => row.id).sort((a, b) => a - b)).toEqual(
+      byForm.map((row) => row.id).sort((a, b) => a - b),
+    );
+    for (const [index, row] of byParticipant.entries()) {
+      if (index === 0) continue;
+      const before = byParticipant[index - 1]!;
+      expect(row.participant.id).toBeGreaterThanOrEqual(before.participant.id);
+      if (row.participant.id === before.participant.id) expect(row.id).toBeGreaterThan(before.id);
+    }
+
+    const signings: ExportConsentSigning[] = [];
+    for await (const signing of source.consentSignings()) signings.push(signing);
+    const stored = await api.db
+      .select({ id: consentSignings.id })
+      .from(consentSignings)
+      .innerJoin(participants, eq(participants.id, consentSignings.participantId))
+      .where(eq(participants.studyId, 101));
+    expect(signings.map((row) => row.id).sort((a, b) => a - b)).toEqual(
+      stored.map((row) => row.id).sort((a, b) => a - b),
+    );
+    for (const [index, row] of signings.entries()) {
+      if (index === 0) continue;
+      const before = signings[index - 1]!;
+      const key = (signing: ExportConsentSigning) => [signing.participant.id, signing.consentId, signing.id];
+      const [a, b] = [key(before), key(row)];
+      expect(a[0]! < b[0]! || (a[0] === b[0] && (a[1]! < b[1]! || (a[1] === b[1] && a[2]! < b[2]!)))).toBe(
+        true,
+      );
+    }
+    expect(signings.some((signing) => signing.signatures.length > 0)).toBe(true);
+    // Everyone named in the rows is among the users, and nobody else.
+    const named = new Set([
+      ...byForm.map((row) => row.completedBy),
+      ...signings.map((row) => row.userId),
+      ...signings.flatMap((row) => row.signatures.flatMap((signature) => signature.signerUserId ?? [])),
+    ]);
+    expect(new Set(source.users.map((user) => user.id))).toEqual(named);
   });
 });
