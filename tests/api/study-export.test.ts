@@ -239,16 +239,45 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     expect(await exportsRecorded()).toBe(before);
   });
 
-  it("answers a format not available yet with a 400 that says so, and streams every available one", async () => {
+  it("streams every registered format with its content type and file name, and answers one not registered with a 400 that says so", async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const expected: Record<string, { type: string; extension: string }> = {
+      "format=csv": { type: "application/zip", extension: "zip" },
+      "format=odm": { type: "application/xml", extension: "xml" },
+      "format=fhir": { type: "application/fhir+json", extension: "json" },
+      "format=fhir&layout=bundle": { type: "application/fhir+json", extension: "json" },
+      "format=fhir&layout=ndjson": { type: "application/fhir+ndjson", extension: "ndjson" },
+    };
+    for (const [query, { type, extension }] of Object.entries(expected)) {
+      const format = new URLSearchParams(query).get("format") as (typeof EXPORT_FORMATS)[number];
+      if (!EXPORT_WRITERS[format]) continue;
+      const response = await api.request("GET", exportUrl(101, query), { token: tokens.staff1 });
+      expect(response.statusCode, query).toBe(200);
+      expect(response.headers["content-type"], query).toBe(type);
+      expect(response.headers["content-disposition"], query).toBe(
+        `attachment; filename="study-101-${today}.${extension}"`,
+      );
+      expect(response.rawPayload.length, query).toBeGreaterThan(0);
+    }
+
+    // Until a format's writer is registered, the call says so (and records nothing).
+    const before = await exportsRecorded();
     for (const format of EXPORT_FORMATS) {
-      const response = await api.request("GET", exportUrl(101, `format=${format}`), { token: tokens.staff1 });
-      if (EXPORT_WRITERS[format]) {
-        expect(response.statusCode, format).toBe(200);
-      } else {
+      const writer = EXPORT_WRITERS[format];
+      delete EXPORT_WRITERS[format];
+      try {
+        const response = await api.request("GET", exportUrl(101, `format=${format}`), {
+          token: tokens.staff1,
+        });
         expect(response.statusCode, format).toBe(400);
-        expect(errorBody.parse(response.json()).message).toContain(`format ${format} is not available`);
+        const body = errorBody.parse(response.json());
+        expect(body.message).toContain(`format ${format} is not available`);
+        expect(body.issues?.[0]?.path).toBe("format");
+      } finally {
+        if (writer) EXPORT_WRITERS[format] = writer;
       }
     }
+    expect(await exportsRecorded()).toBe(before);
   });
 
   it("narrows the rows to the sites, the instruments and the receipt times asked for", async () => {
