@@ -340,7 +340,7 @@ describe("ODM 1.3.2 export writer on hand-built sources", () => {
     );
     expect(items.has("intro")).toBe(false);
     expect(items.has("leaflet")).toBe(false);
-    expect(items.get("symptoms.headache")!["DataType"]).toBe("boolean");
+    expect(items.get("symptoms.headache")!["DataType"]).toBe("integer");
     expect(items.get("age")!["DataType"]).toBe("integer");
     expect(items.get("weight")!["DataType"]).toBe("float");
     expect(items.get("visit_date")!["DataType"]).toBe("date");

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
-import { orderedChoices, valueEntry } from "../../core/survey-engine/answer-values.ts";
+import { orderedChoices, orderedSubQuestions, valueEntry } from "../../core/survey-engine/answer-values.ts";
 import { scoreSurvey } from "../../core/survey-engine/scores.ts";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
@@ -450,10 +450,19 @@ describe("ODM form import: the portal's own ODM export reads back the same", () 
         max: question.attributes.max,
         unit: question.attributes.unit,
         choices: orderedChoices(question).map(({ id, choice }) => [id, choice.label, choice.score_value]),
+        rows: orderedSubQuestions(question).map((row) => [
+          row.id,
+          row.label,
+          row.type,
+          row.attributes.min,
+          row.attributes.max,
+          row.attributes.unit,
+        ]),
+        sibling: question.sibling_id,
         logic: question.logic?.show_if.length ? question.logic : undefined,
       }));
 
-  for (const name of ["ham-d-17", "cgi-s", "adverse-events-review", "sleep-diary-review"]) {
+  for (const name of ["ham-d-17", "cgi-s", "adverse-events-review", "sleep-diary-review", "kitchen-sink"]) {
     it(`${name}: the same questions, choices, logic and scores on the same answers`, async () => {
       const original = seedDefinition(name);
       const { definition: imported } = await exportedThenImported(name, original);

@@ -22,8 +22,12 @@
  * - A CollectionExceptionConditionOID whose ConditionDef holds the portal's show-if JSON
  *   (Context "clinro-show-if-json") becomes the question's show-if logic; others are reported
  *   and the question is always shown.
- * Logic or a formula the engine refuses (a later question, an unknown one) is left out and
- * reported; anything else the engine refuses refuses the file, with the engine's problems.
+ * - The portal's own Aliases (odm-conventions.ts), as its ODM export writes them, restore
+ *   matrices, select-multiple and multiple-field questions from their items, likert, rating
+ *   scale, photo and drawing types, and sibling groups; any other Alias is reported.
+ * Logic, a formula or a sibling group the engine refuses (a later question, an unknown one) is
+ * left out and reported; anything else the engine refuses refuses the file, with the engine's
+ * problems.
  */
 import type {
   Question,
@@ -39,8 +43,10 @@ import {
 import { ImportError, slugFrom } from "../../instruments/import-instrument.ts";
 import {
   FORMULA_CONTEXT,
+  QUESTION_ALIAS_CONTEXT,
   QUESTION_TYPE_ALIAS_CONTEXT,
   SHOW_IF_CONTEXT,
+  SIBLING_GROUP_ALIAS_CONTEXT,
 } from "../../study-export/odm/odm-conventions.ts";
 import type { ImportReportEntry, InstrumentReader } from "../imported-instrument.ts";
 import {
@@ -125,6 +131,9 @@ export const readOdmInstrument: InstrumentReader = (bytes, fileName) => {
   const computed: { ref: OdmNode; itemDef: OdmNode }[] = [];
   const conditioned: { questionId: string; conditionOid: string }[] = [];
   const seenItems = new Set<string>();
+  /** Matrices, select-multiple and multiple-field questions, rebuilt from their items. */
+  const composites = new Map<string, Question>();
+  const siblings: Record<string, string[]> = {};
   for (const groupRef of inOrder(children(form, "ItemGroupRef"))) {
     const groupOid = attribute(groupRef, "ItemGroupOID") ?? "";
     const group = groups.get(groupOid);
@@ -141,6 +150,7 @@ export const readOdmInstrument: InstrumentReader = (bytes, fileName) => {
         problem: "a repeating item group is imported as asked once: the portal has no repeating groups",
       });
     }
+    const siblingId = aliasName(group, SIBLING_GROUP_ALIAS_CONTEXT);
     for (const ref of inOrder(children(group, "ItemRef"))) {
       const itemOid = attribute(ref, "ItemOID") ?? "";
       const itemDef = context.itemDefs.get(itemOid);
@@ -167,9 +177,25 @@ export const readOdmInstrument: InstrumentReader = (bytes, fileName) => {
         if (attribute(ref, ignored) !== undefined)
           report.push({ source: `ItemRef ${itemOid}`, problem: `${ignored} is not imported` });
       }
-      const question = questionOf(itemDef, attribute(ref, "Mandatory") === "Yes", context);
+      const part = partOf(itemDef);
+      let question = part ? composites.get(part.questionId) : undefined;
+      if (part && question) {
+        addPart(question, part, itemDef, context);
+        continue;
+      }
+      if (part) {
+        question = startComposite(part, itemDef, attribute(ref, "Mandatory") === "Yes", context);
+        composites.set(part.questionId, question);
+        addPart(question, part, itemDef, context);
+      } else {
+        question = questionOf(itemDef, attribute(ref, "Mandatory") === "Yes", context);
+      }
       questions[question.id] = question;
       order.push(question.id);
+      if (siblingId !== undefined) {
+        question.sibling_id = siblingId;
+        (siblings[siblingId] ??= []).push(question.id);
+      }
       const conditionOid = attribute(ref, "CollectionExceptionConditionOID");
       if (conditionOid !== undefined) conditioned.push({ questionId: question.id, conditionOid });
     }
@@ -186,11 +212,90 @@ export const readOdmInstrument: InstrumentReader = (bytes, fileName) => {
   const title = attribute(form, "Name") ?? translatedText(child(form, "Description")) ?? fileName;
   const slug = slugFrom(title) || slugFrom(fileName.replace(/\.[^.]*$/, "")) || "odm-form";
   const definition = engineChecked(
-    { id: slug, type: "CLINRO", title, version: 1, order, questions, siblings: {}, scores },
+    { id: slug, type: "CLINRO", title, version: 1, order, questions, siblings, scores },
     report,
   );
   return { definition, title, slug, report };
 };
+
+function aliasName(node: OdmNode, aliasContext: string): string | undefined {
+  return attribute(
+    children(node, "Alias").find((alias) => attribute(alias, "Context") === aliasContext),
+    "Name",
+  );
+}
+
+const COMPOSITE_TYPES = ["matrix", "select_multiple", "multiple_field"] as const;
+type Part = { questionId: string; type: (typeof COMPOSITE_TYPES)[number] };
+
+/** The question a matrix row, select-multiple choice or multiple-field field belongs to (the portal's Aliases). */
+function partOf(itemDef: OdmNode): Part | undefined {
+  const questionId = aliasName(itemDef, QUESTION_ALIAS_CONTEXT);
+  const type = aliasName(itemDef, QUESTION_TYPE_ALIAS_CONTEXT);
+  const known = COMPOSITE_TYPES.find((candidate) => candidate === type);
+  return questionId !== undefined && questionId !== "" && known ? { questionId, type: known } : undefined;
+}
+
+function startComposite(part: Part, itemDef: OdmNode, required: boolean, context: Context): Question {
+  const id = uniqueId(
+    PLAIN_ID.test(part.questionId) ? part.questionId : oidAsId(part.questionId),
+    context.usedIds,
+  );
+  context.idByItem.set(part.questionId, id);
+  const question: Question = {
+    id,
+    type: part.type,
+    label: translatedText(child(itemDef, "Description")) ?? part.questionId,
+    attributes: { required },
+  };
+  if (part.type === "matrix") {
+    const choices = choicesOf(
+      attribute(child(itemDef, "CodeListRef"), "CodeListOID") ?? "",
+      context,
+      `ItemDef ${attribute(itemDef, "OID") ?? ""}`,
+    );
+    Object.assign(question, choices ?? { choices: {}, choices_order: [] });
+  }
+  if (part.type === "select_multiple") Object.assign(question, { choices: {}, choices_order: [] });
+  else Object.assign(question, { questions: {}, questions_order: [] });
+  return question;
+}
+
+/** Adds one item to its rebuilt question: a row, a choice or a field. */
+function addPart(question: Question, part: Part, itemDef: OdmNode, context: Context) {
+  const oid = attribute(itemDef, "OID") ?? "";
+  const name = attribute(itemDef, "Name") ?? oid;
+  const partId = name.startsWith(`${part.questionId}.`) ? name.slice(part.questionId.length + 1) : name;
+  context.idByItem.set(oid, question.id);
+  const label = translatedText(child(itemDef, "Question")) ?? partId;
+  if (part.type === "select_multiple") {
+    const codeList = context.codeLists.get(attribute(child(itemDef, "CodeListRef"), "CodeListOID") ?? "");
+    const chosen = children(codeList, "CodeListItem").find((entry) => attribute(entry, "CodedValue") === "1");
+    const rank = Number(attribute(chosen, "Rank"));
+    question.choices![partId] = {
+      label: translatedText(child(chosen, "Decode")) ?? label,
+      ...(attribute(chosen, "Rank") !== undefined && Number.isFinite(rank) ? { score_value: rank } : {}),
+    };
+    question.choices_order!.push(partId);
+    return;
+  }
+  const dataType = attribute(itemDef, "DataType");
+  const fieldType =
+    dataType === "integer" ? "integer" : dataType === "float" || dataType === "double" ? "decimal" : "text";
+  // The bounds and unit of a field are read as a question's would be.
+  const asQuestion: Question = { id: partId, type: fieldType, label, attributes: { required: false } };
+  for (const check of children(itemDef, "RangeCheck"))
+    applyRangeCheck(asQuestion, check, context, `ItemDef ${oid}`);
+  const unit = context.units.get(attribute(child(itemDef, "MeasurementUnitRef"), "MeasurementUnitOID") ?? "");
+  if (unit && fieldType !== "text") asQuestion.attributes.unit = unit;
+  question.questions![partId] = {
+    id: partId,
+    label,
+    ...(part.type === "multiple_field" ? { type: fieldType } : {}),
+    attributes: asQuestion.attributes,
+  };
+  question.questions_order!.push(partId);
+}
 
 function questionOf(itemDef: OdmNode, required: boolean, context: Context): Question {
   const oid = attribute(itemDef, "OID") ?? "";
@@ -271,6 +376,11 @@ function applyAlias(question: Question, alias: OdmNode, context: Context, source
     }
     if (name === "numeric_rating_scale" && question.type === "integer") {
       question.type = "numeric_rating_scale";
+      return;
+    }
+    // Photos (file names) and drawings (PNG data URLs) travel as text.
+    if ((name === "image_capture" || name === "scribble") && question.type === "text") {
+      question.type = name;
       return;
     }
   }
@@ -482,6 +592,20 @@ function engineChecked(candidate: SurveyDefinition, report: ImportReportEntry[])
           source: `Question ${problem.question}`,
           problem: `show-if logic not imported: ${formatDefinitionProblem(problem)}`,
         });
+      } else if (
+        problem.field.startsWith("sibling") ||
+        (problem.field === "type" && problem.message.includes("sibling group"))
+      ) {
+        for (const [id, question] of Object.entries(questions)) {
+          const { sibling_id: _dropped, ...rest } = question;
+          questions[id] = rest as Question;
+        }
+        if (Object.keys(definition.siblings).length > 0)
+          report.push({
+            source: "Sibling groups",
+            problem: `not imported: ${formatDefinitionProblem(problem)}`,
+          });
+        definition = { ...definition, siblings: {} };
       } else if (scoreIndex !== undefined && definition.scores[Number(scoreIndex)]) {
         const score = definition.scores[Number(scoreIndex)]!;
         scores = scores.filter((kept) => kept !== score);

@@ -21,6 +21,13 @@ export const SHOW_IF_CONTEXT = "clinro-show-if-json";
  * a code list, a numeric rating scale an integer), so that an exported form imports as it was.
  */
 export const QUESTION_TYPE_ALIAS_CONTEXT = "clinro-question-type";
+/**
+ * An ItemDef Alias naming the question a matrix row, a select-multiple choice or a
+ * multiple-field field belongs to (with the type Alias above), so the reader rebuilds the question.
+ */
+export const QUESTION_ALIAS_CONTEXT = "clinro-question";
+/** An ItemGroupDef Alias naming the sibling group whose questions the item group holds. */
+export const SIBLING_GROUP_ALIAS_CONTEXT = "clinro-sibling-group";
 
 /** The study event every instrument completion is recorded under (repeating, unscheduled). */
 export const INSTRUMENT_EVENT_OID = "SE.INSTRUMENTS";

@@ -11,8 +11,12 @@
  *   and the other questions in a row of the order share one ItemGroupDef. The scores are one
  *   last ItemGroupDef.
  * - A select-one, likert or matrix answer is the chosen choice's id (CodedValue), its score the
- *   CodeListItem's Rank. A select-multiple question is one boolean item per choice (1 chosen,
- *   0 not), as REDCap exports checkboxes; a multiple field is one item per field.
+ *   CodeListItem's Rank. A select-multiple question is one item per choice coded 1 (chosen; the
+ *   Rank is the choice's score) or 0 (not chosen), as REDCap exports checkboxes; a multiple
+ *   field is one item per field. Such an item names its question and type in Aliases (and
+ *   carries the question's label as Description), so the ODM reader rebuilds the question.
+ * - Where ODM's DataType does not tell the portal's type (likert, numeric rating scale, photos,
+ *   drawings), an Alias names it; a sibling group's ItemGroupDef names the group in an Alias.
  * - Introductions, prompts, PDFs and the submission step collect nothing and have no item.
  * - A consent signature is a text item holding the signer's printed name; the signature itself
  *   is an ODM Signature on that ItemData (odm-clinical-xml.ts).
@@ -71,13 +75,22 @@ export type OdmItem = {
   conditionOid: string | undefined;
   /** The portal's question type, written as an Alias where the DataType does not tell it. */
   questionType: string | undefined;
+  /** A matrix row's, select-multiple choice's or multiple-field field's question (an Alias). */
+  partOf: string | undefined;
   /** The question whose consent signature this item holds. */
   signatureQuestionId: string | undefined;
   /** The value as ODM writes it, or undefined when the submission holds none. */
   read: (answers: OdmAnswers) => string | undefined;
 };
 
-export type OdmItemGroup = { oid: string; name: string; description: string | undefined; items: OdmItem[] };
+export type OdmItemGroup = {
+  oid: string;
+  name: string;
+  description: string | undefined;
+  /** The sibling group the item group holds (an Alias), when it holds one. */
+  siblingId: string | undefined;
+  items: OdmItem[];
+};
 
 export type OdmFormLayout = {
   formKey: string;
@@ -113,11 +126,12 @@ export function layoutForm(formKey: string, definition: SurveyDefinition): OdmFo
   };
   let openGroup: OdmItemGroup | undefined;
   const groupsBySibling = new Map<string, OdmItemGroup>();
-  const startGroup = (key: string, description?: string) => {
+  const startGroup = (key: string, description?: string, siblingId?: string) => {
     const group: OdmItemGroup = {
       oid: unique(itemGroupOid(formKey, key)),
       name: key,
       description,
+      siblingId,
       items: [],
     };
     layout.groups.push(group);
@@ -133,7 +147,7 @@ export function layoutForm(formKey: string, definition: SurveyDefinition): OdmFo
       const sibling = question.sibling_id;
       let group = groupsBySibling.get(sibling);
       if (!group) {
-        group = startGroup(sibling);
+        group = startGroup(sibling, undefined, sibling);
         groupsBySibling.set(sibling, group);
       }
       group.items.push(...items);
@@ -187,6 +201,7 @@ function blankItem(oid: string, name: string, dataType: OdmDataType, label: stri
     methodOid: undefined,
     conditionOid: undefined,
     questionType: undefined,
+    partOf: undefined,
     signatureQuestionId: undefined,
     read: () => undefined,
   };
@@ -233,27 +248,42 @@ function itemsOf(
       ];
     }
     case "select_multiple":
-      return orderedChoices(question).map(({ id: choiceId, choice }) => ({
-        ...blankItem(
-          unique(itemOid(formKey, id, choiceId)),
-          `${id}.${choiceId}`,
-          "boolean",
-          `${question.label}: ${choice.label}`,
-        ),
-        ...common,
-        mandatory: false,
-        read: (answers: OdmAnswers) => {
-          const entries = answeredEntries(answers, id);
-          if (!entries) return undefined;
-          return entries.some((entry) => entryChoiceId(entry) === choiceId) ? "1" : "0";
-        },
-      }));
+      // One item per choice, coded 1 (chosen, its Rank the choice's score) or 0 (not chosen).
+      return orderedChoices(question).map(({ id: choiceId, choice }) => {
+        const codeList: OdmCodeList = {
+          oid: unique(codeListOid(formKey, `${id}.${choiceId}`)),
+          name: `${id}.${choiceId}`,
+          dataType: "integer",
+          items: [
+            { codedValue: "1", label: choice.label, rank: choice.score_value },
+            { codedValue: "0", label: "Not chosen", rank: undefined },
+          ],
+        };
+        layout.codeLists.push(codeList);
+        return {
+          ...blankItem(
+            unique(itemOid(formKey, id, choiceId)),
+            `${id}.${choiceId}`,
+            "integer",
+            `${question.label}: ${choice.label}`,
+          ),
+          ...common,
+          ...partOfQuestion(question),
+          codeListOid: codeList.oid,
+          read: (answers: OdmAnswers) => {
+            const entries = answeredEntries(answers, id);
+            if (!entries) return undefined;
+            return entries.some((entry) => entryChoiceId(entry) === choiceId) ? "1" : "0";
+          },
+        };
+      });
     case "matrix": {
       const codeList = codeListOf(formKey, question, unique);
       layout.codeLists.push(codeList);
       return orderedSubQuestions(question).map((row) => ({
         ...blankItem(unique(itemOid(formKey, id, row.id)), `${id}.${row.id}`, codeList.dataType, row.label),
         ...common,
+        ...partOfQuestion(question),
         codeListOid: codeList.oid,
         read: (answers: OdmAnswers) =>
           entryChoiceId(answeredEntries(answers, id)?.find((entry) => entry.question === row.id)),
@@ -272,7 +302,7 @@ function itemsOf(
             field?.label ?? fieldId,
           ),
           ...common,
-          description: question.label,
+          ...partOfQuestion(question),
           min: field?.attributes.min,
           max: field?.attributes.max,
           length: dataType === "text" ? TEXT_LENGTH : undefined,
@@ -316,19 +346,27 @@ function itemsOf(
       ];
     default:
       // image capture (uploaded file names), scribble (a PNG data URL), and types the portal
-      // does not know: the values as text, so nothing collected is left out.
+      // does not know: the values as text, so nothing collected is left out; the type as an Alias.
       return [
-        item("text", (answers) => {
-          const entries = answeredEntries(answers, id);
-          if (!entries) return undefined;
-          return entries
-            .map((entry) => entry.value)
-            .filter((value) => value !== null)
-            .map(String)
-            .join(" ");
-        }),
+        {
+          ...item("text", (answers) => {
+            const entries = answeredEntries(answers, id);
+            if (!entries) return undefined;
+            return entries
+              .map((entry) => entry.value)
+              .filter((value) => value !== null)
+              .map(String)
+              .join(" ");
+          }),
+          questionType: question.type,
+        },
       ];
   }
+}
+
+/** A sub-item names its question and the question's type (Aliases), its label as Description. */
+function partOfQuestion(question: Question) {
+  return { partOf: question.id, questionType: question.type, description: question.label };
 }
 
 function firstValue(answers: OdmAnswers, questionId: string): string | undefined {

@@ -6,8 +6,10 @@
  */
 import {
   FORMULA_CONTEXT,
+  QUESTION_ALIAS_CONTEXT,
   QUESTION_TYPE_ALIAS_CONTEXT,
   SHOW_IF_CONTEXT,
+  SIBLING_GROUP_ALIAS_CONTEXT,
   measurementUnitOid,
 } from "./odm-conventions.ts";
 import type { OdmCodeList, OdmFormLayout, OdmItem } from "./odm-form-layout.ts";
@@ -74,6 +76,9 @@ export function writeMetaDataVersion(heading: MetaDataVersionHeading, layout: Od
             MethodOID: item.methodOid,
           }),
         ),
+        group.siblingId === undefined
+          ? ""
+          : element("Alias", { Context: SIBLING_GROUP_ALIAS_CONTEXT, Name: group.siblingId }),
       ]),
     ),
     ...layout.groups.flatMap((group) => group.items.map(writeItemDef)),
@@ -110,6 +115,9 @@ function writeItemDef(item: OdmItem): string {
       item.min === undefined ? "" : rangeCheck("GE", item.min, "At least"),
       item.max === undefined ? "" : rangeCheck("LE", item.max, "At most"),
       item.codeListOid ? element("CodeListRef", { CodeListOID: item.codeListOid }) : "",
+      item.partOf === undefined
+        ? ""
+        : element("Alias", { Context: QUESTION_ALIAS_CONTEXT, Name: item.partOf }),
       item.questionType
         ? element("Alias", { Context: QUESTION_TYPE_ALIAS_CONTEXT, Name: item.questionType })
         : "",

@@ -107,7 +107,7 @@ function formsOf(source: ExportSource): Map<string, OdmForm> {
         studyEventOid: INSTRUMENT_EVENT_OID,
         studyEventName: "Instrument completions",
         formOid: formOid(formKey),
-        formName: version.name,
+        formName: nonEmpty(version.name, version.slug),
       },
       layout: layoutForm(formKey, version.definition),
     });
@@ -121,12 +121,17 @@ function formsOf(source: ExportSource): Map<string, OdmForm> {
         studyEventOid: CONSENT_EVENT_OID,
         studyEventName: "Informed consent",
         formOid: formOid(formKey),
-        formName: version.title,
+        formName: nonEmpty(version.title, `Consent ${version.consentId}`),
       },
       layout: layoutForm(formKey, version.definition),
     });
   }
   return forms;
+}
+
+/** ODM names may not be empty: a blank one is written as the fallback. */
+function nonEmpty(text: string, fallback: string) {
+  return text.trim() === "" ? fallback : text;
 }
 
 function emptySigners() {
@@ -197,7 +202,11 @@ function writeAdminData(
       : source.sites.map((site) =>
           element(
             "Location",
-            { OID: locationOid(site.id), Name: site.label, LocationType: "Site" },
+            {
+              OID: locationOid(site.id),
+              Name: nonEmpty(site.label, `Site ${site.id}`),
+              LocationType: "Site",
+            },
             forms.map((form) =>
               element("MetaDataVersionRef", {
                 StudyOID: study,
