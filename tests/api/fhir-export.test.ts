@@ -387,6 +387,42 @@ describe("FHIR R4 export writer on hand-built sources", () => {
   });
 });
 
+describe("the FHIR checks themselves", () => {
+  it("refuse what the schema allows but R4's Questionnaire invariants forbid", () => {
+    const problems = fhirSchemaErrors({
+      resourceType: "Questionnaire",
+      status: "active",
+      item: [
+        { linkId: "a", type: "display", text: "A", item: [{ linkId: "b", type: "display", text: "B" }] },
+        { linkId: "a", type: "group" },
+        {
+          linkId: "c",
+          type: "string",
+          enableWhen: [
+            { question: "a", operator: "exists", answerBoolean: true },
+            { question: "nowhere", operator: "exists", answerBoolean: true },
+          ],
+        },
+      ],
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "item a: que-1 display with items",
+        "item a: que-2 linkId not unique",
+        "item a: que-1 group without items",
+        "item c: que-12 enableBehavior missing",
+        "item c: enableWhen names nowhere, which is not an item",
+      ]),
+    );
+  });
+
+  it("refuse the empty arrays and strings FHIR JSON forbids", () => {
+    expect(
+      fhirSchemaErrors({ resourceType: "Questionnaire", status: "active", item: [], title: "" }),
+    ).toEqual(expect.arrayContaining(["/item: empty array", "/title: empty string"]));
+  });
+});
+
 describeOnEachDatabase("GET /control/studies/{studyId}/export?format=fhir", (api) => {
   const ids = { kitchen: 0, hamd: 0, coordinator: 0, participant: 0 };
   const subjectId = `FHIR-${randomUUID().slice(0, 8)}`;

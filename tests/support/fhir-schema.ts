@@ -72,7 +72,60 @@ export function fhirSchemaErrors(resource: unknown): string[] {
         (error) =>
           `${error.instancePath || "/"}: ${error.message ?? "invalid"} ${JSON.stringify(error.params)}`,
       );
-  return [...errors, ...emptyElements(resource, "")];
+  const invariants =
+    type === "Questionnaire" ? questionnaireInvariantProblems(resource as Questionnaire) : [];
+  return [...errors, ...emptyElements(resource, ""), ...invariants];
+}
+
+const SIMPLE_TYPES = new Set(["boolean", "decimal", "integer", "string", "text", "url", "open-choice"]);
+
+/**
+ * The Questionnaire invariants of R4 (que-1 to que-12) that the JSON schema cannot express, as
+ * far as they concern what the portal writes and reads.
+ */
+function questionnaireInvariantProblems(questionnaire: Questionnaire): string[] {
+  const problems: string[] = [];
+  const all: QuestionnaireItem[] = [];
+  const collect = (items: readonly QuestionnaireItem[] | undefined) => {
+    for (const item of items ?? []) {
+      all.push(item);
+      collect(item.item);
+    }
+  };
+  collect(questionnaire.item);
+  const linkIds = new Set<string>();
+  for (const item of all) {
+    const at = `item ${item.linkId}`;
+    if (linkIds.has(item.linkId)) problems.push(`${at}: que-2 linkId not unique`);
+    linkIds.add(item.linkId);
+    if (item.type === "group" && (item.item ?? []).length === 0)
+      problems.push(`${at}: que-1 group without items`);
+    if (item.type === "display" && (item.item ?? []).length > 0)
+      problems.push(`${at}: que-1 display with items`);
+    if (item.type === "display" && (item.required !== undefined || item.repeats !== undefined))
+      problems.push(`${at}: que-6 required or repeats on a display item`);
+    if (item.type === "display" && item.readOnly !== undefined)
+      problems.push(`${at}: que-9 readOnly on a display item`);
+    if (item.answerOption && item.answerValueSet)
+      problems.push(`${at}: que-4 answerOption and answerValueSet`);
+    if ((item.answerOption || item.answerValueSet) && item.type !== "choice" && item.type !== "open-choice")
+      problems.push(`${at}: que-5 options on a ${item.type} item`);
+    if (item.maxLength !== undefined && !SIMPLE_TYPES.has(item.type))
+      problems.push(`${at}: que-10 maxLength on ${item.type}`);
+    if ((item.enableWhen ?? []).length > 1 && !item.enableBehavior)
+      problems.push(`${at}: que-12 enableBehavior missing`);
+    for (const condition of item.enableWhen ?? []) {
+      if (condition.operator === "exists" && condition.answerBoolean === undefined)
+        problems.push(`${at}: que-7 exists without a boolean`);
+    }
+  }
+  for (const item of all) {
+    for (const condition of item.enableWhen ?? []) {
+      if (!linkIds.has(condition.question))
+        problems.push(`item ${item.linkId}: enableWhen names ${condition.question}, which is not an item`);
+    }
+  }
+  return problems;
 }
 
 /**

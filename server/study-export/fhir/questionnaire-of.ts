@@ -10,7 +10,9 @@
  * - introduction, prompt, pdf → display; matrix → a group with the "table" item control whose
  *   rows are choice items; multiple field → a group of typed fields; image capture → attachment
  *   that repeats; scribble and consent signature → attachment;
- * - a sibling group → a group holding its questions; a question's comments → a "help" display;
+ * - a sibling group → a group holding its questions; a question's comments → a "help" display
+ *   (FHIR forbids items under a display item: an introduction's or prompt's comments travel in
+ *   the question-extras extension instead);
  * - show-if → enableWhen and enableBehavior where FHIR can say the same (enable-when-of.ts),
  *   otherwise verbatim in the show-if extension; each score → a read-only decimal item at the
  *   end with its calculatedExpression where the formula is a plain sum
@@ -133,8 +135,11 @@ function writtenAttributes(questionType: string): Set<string> {
 }
 
 /** What a question holds that no FHIR element carries, or undefined when nothing. */
-function questionExtras(question: Question): Record<string, unknown> | undefined {
-  const extras: Record<string, unknown> = withoutKeys(question, WRITTEN_QUESTION_FIELDS);
+function questionExtras(
+  question: Question,
+  written: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  const extras: Record<string, unknown> = withoutKeys(question, written);
   const attributes = withoutKeys(question.attributes, writtenAttributes(question.type));
   if (Object.keys(attributes).length > 0) extras.attributes = attributes;
   const choices: Record<string, unknown> = {};
@@ -248,7 +253,10 @@ function questionItem(question: Question, definition: SurveyDefinition): Questio
       break;
   }
 
-  if (question.comments) children.unshift(displayItem(helpLinkId(question.id), question.comments, "help"));
+  const isDisplay = item.type === "display";
+  if (question.comments && !isDisplay) {
+    children.unshift(displayItem(helpLinkId(question.id), question.comments, "help"));
+  }
   const logic = enableWhenLogicOf(question.logic, definition);
   if (logic === undefined) {
     const verbatim = { show_if: question.logic?.show_if, operator: question.logic?.operator };
@@ -257,7 +265,9 @@ function questionItem(question: Question, definition: SurveyDefinition): Questio
     item.enableWhen = logic.enableWhen;
     if (logic.enableBehavior) item.enableBehavior = logic.enableBehavior;
   }
-  const extras = questionExtras(question);
+  const written = new Set(WRITTEN_QUESTION_FIELDS);
+  if (isDisplay) written.delete("comments");
+  const extras = questionExtras(question, written);
   if (extras) extension.push(stringExtension(CLINRO_EXTENSION.questionExtras, JSON.stringify(extras)));
   if (extension.length > 0) item.extension = extension;
   if (children.length > 0) item.item = children;
