@@ -11,6 +11,7 @@ import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.
 import { signInAs } from "./pages/login-page.ts";
 import { StudyNav } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 const WITNESS = "witness@demo.test";
@@ -36,7 +37,7 @@ async function mainConsentId(page: Page) {
 
 type Expected = {
   group: string;
-  action: "open" | "pending" | "mail" | "download" | "none";
+  action: "open" | "start" | "start-and-mail" | "pending" | "mail" | "download" | "none";
 };
 
 /** The first participant of a status (and, when given, with or without an email). */
@@ -116,6 +117,17 @@ async function expectRow(
       await expect(actionCell.getByRole("link", { name: `Open consent (${name})` })).toHaveAttribute(
         "href",
         `/studies/${MDD_301}/sites/${siteId}/consents/${participant.consent_id}/participants/${participant.id}/version/${participant.consent_version}`,
+      );
+      break;
+    case "start":
+    case "start-and-mail":
+      // Signed in person on the tablet (issue 26), beside the mail compose when there is no email.
+      await expect(actionCell.getByRole("link", { name: `Start consent (${name})` })).toHaveAttribute(
+        "href",
+        `/studies/${MDD_301}/sites/${siteId}/consents/${participant.consent_id}/participants/${participant.id}/version/${participant.consent_version}`,
+      );
+      await expect(actionCell.getByRole("link", { name: `Compose email (${name})` })).toHaveCount(
+        action === "start" ? 0 : 1,
       );
       break;
     case "pending":
@@ -242,21 +254,35 @@ test("the coordinator sees the participants grouped, with each group's action, a
   await expect(page.locator("main tbody tr")).toHaveCount(participantsOf(boston).length);
 
   // The second site: who waits on the witness is pending for a clinician; who waits on the
-  // participant has no button with an email, and the mail compose without one.
+  // participant is offered Start consent (signed in person on the tablet), and the mail compose
+  // beside it when they have no email.
   const second = await matchingGroups(consent, SECOND_SITE, consentId, "clinician");
   await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_witness"), {
     group: "Waiting for another signer",
     action: "pending",
   });
-  await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_participant", true), {
+  const withEmail = firstWith(second, "awaiting_participant", true);
+  await expectRow(page, SECOND_SITE, withEmail, {
     group: "Waiting for the participant",
-    action: "none",
+    action: "start",
   });
   await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_participant", false), {
     group: "Waiting for the participant",
-    action: "mail",
+    action: "start-and-mail",
   });
   await expectNoSeriousViolations(page);
+  await consent.group("Waiting for the participant").scrollIntoViewIfNeeded();
+  await screenshotAtSizes(page, "consents", "start-consent");
+
+  // Start consent opens the consent completion at the participant's part.
+  await consent
+    .row(withEmail.id)
+    .getByRole("link", { name: /^Start consent/ })
+    .click();
+  await expect(page).toHaveURL(
+    new RegExp(`/consents/${consentId}/participants/${withEmail.id}/version/${withEmail.consent_version}$`),
+  );
+  await expect(page.getByRole("button", { name: "Close the consent" })).toBeVisible();
 });
 
 test("the witness sees the clinician's signatures as pending and signs those awaiting a witness", async ({
@@ -276,6 +302,15 @@ test("the witness sees the clinician's signatures as pending and signs those awa
 
   const second = await matchingGroups(consent, SECOND_SITE, consentId, "witness");
   await expect(consent.statusBars().first()).toHaveText(/^Your signature as witness is required /);
+  // A witness does not take the participant's signature: no Start consent, the spec's actions.
+  await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_participant", true), {
+    group: "Waiting for the participant",
+    action: "none",
+  });
+  await expectRow(page, SECOND_SITE, firstWith(second, "awaiting_participant", false), {
+    group: "Waiting for the participant",
+    action: "mail",
+  });
   const awaitingWitness = firstWith(second, "awaiting_witness");
   await expectRow(page, SECOND_SITE, awaitingWitness, {
     group: "Your signature as witness is required",

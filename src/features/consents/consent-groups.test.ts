@@ -8,6 +8,7 @@ import {
   groupParticipants,
   isBlankFilter,
   mailComposeHref,
+  mayStartConsent,
   participantMatches,
   viewerGroupOfStatus,
   type ConsentAction,
@@ -70,6 +71,35 @@ describe("the action of each group", () => {
   ];
   it.each(cases)("$group with email $email: $action.kind", ({ group, email, action }) => {
     expect(actionOfGroup(group, { email })).toEqual(action);
+  });
+
+  it("offers Start consent in pendingCompletion to a role that may sign in person, beside the mail action", () => {
+    expect(actionOfGroup("pendingCompletion", { email: "a@b.test" }, COORDINATOR_ROLE)).toEqual({
+      kind: "start",
+    });
+    expect(actionOfGroup("pendingCompletion", { email: null }, "11")).toEqual({
+      kind: "start",
+      mailHref: "mailto:",
+    });
+    // A witness does not take the participant's signature: the spec's actions.
+    expect(actionOfGroup("pendingCompletion", { email: "a@b.test" }, WITNESS_ROLE)).toEqual({ kind: "none" });
+    expect(actionOfGroup("pendingCompletion", { email: null }, WITNESS_ROLE)).toEqual({
+      kind: "mail",
+      href: "mailto:",
+    });
+    // Other groups are as before, whatever the role.
+    expect(actionOfGroup("completed", { email: null }, COORDINATOR_ROLE)).toEqual({ kind: "download" });
+    expect(actionOfGroup("pendingSigneeCompletion", { email: null }, COORDINATOR_ROLE)).toEqual({
+      kind: "pending",
+    });
+  });
+
+  it("lets every role but a witness start a consent", () => {
+    expect(mayStartConsent(COORDINATOR_ROLE)).toBe(true);
+    expect(mayStartConsent("11")).toBe(true);
+    expect(mayStartConsent(WITNESS_ROLE)).toBe(false);
+    expect(mayStartConsent(" impartial witness ")).toBe(false);
+    expect(mayStartConsent(undefined)).toBe(false);
   });
 
   it("addresses the mail compose to the given address, encoded", () => {

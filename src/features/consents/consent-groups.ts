@@ -57,6 +57,11 @@ export type ConsentAction =
   | { kind: "pending" }
   /** A button that opens a mail compose addressed to the participant's email. */
   | { kind: "mail"; href: string }
+  /**
+   * 'Start consent': opens the consent completion route to sign in person on the tablet, with the
+   * mail compose button beside it when the participant has no email (mailHref).
+   */
+  | { kind: "start"; mailHref?: string }
   /** A 'see consent' link that downloads the completed consent. */
   | { kind: "download" }
   | { kind: "none" };
@@ -71,8 +76,23 @@ export type GroupedParticipant = {
  * email, which is then empty: the clinician types the address). witnessSignatureRequired is only
  * ever seen by a witness (see viewerGroupOfStatus), for whom it is their own signature to give:
  * it opens the consent, as signatureRequired does for a clinician.
+ *
+ * Given the viewer's role, a viewer who may take the participant's signature in person (any role
+ * but a witness: the clinician consent call) is offered 'Start consent' in pendingCompletion,
+ * beside the mail compose button when there is one. Issue 26: the product's consent is signed in
+ * person on the tablet, so a coordinator expects to start it from here; the spec's rows name
+ * only the mail action.
  */
-export function actionOfGroup(group: ConsentGroup, participant: GroupedParticipant): ConsentAction {
+export function actionOfGroup(
+  group: ConsentGroup,
+  participant: GroupedParticipant,
+  role?: string,
+): ConsentAction {
+  if (group === "pendingCompletion" && mayStartConsent(role)) {
+    return hasEmail(participant.email)
+      ? { kind: "start" }
+      : { kind: "start", mailHref: mailComposeHref(participant.email) };
+  }
   switch (group) {
     case "signatureRequired":
     case "witnessSignatureRequired":
@@ -88,6 +108,11 @@ export function actionOfGroup(group: ConsentGroup, participant: GroupedParticipa
     case "declined":
       return { kind: "none" };
   }
+}
+
+/** Whether a study role may start a participant's consent in person: any role but a witness. */
+export function mayStartConsent(role: string | undefined) {
+  return role !== undefined && role.trim() !== "" && !isWitness(role);
 }
 
 function hasEmail(email: string | null) {

@@ -139,6 +139,7 @@ export function ConsentParticipantsPage({ studyId, siteId, consentId, signed }: 
             studyId={studyId}
             siteId={siteId}
             title={title}
+            role={role}
           />
         ))
       )}
@@ -216,11 +217,13 @@ function ConsentGroupSection({
   studyId,
   siteId,
   title,
+  role,
 }: {
   group: ParticipantGroup<ConsentParticipant>;
   studyId: number;
   siteId: number;
   title: string;
+  role: string | undefined;
 }) {
   const { t } = useLingui();
   const groupTitle = useGroupTitle();
@@ -263,6 +266,7 @@ function ConsentGroupSection({
           studyId={studyId}
           siteId={siteId}
           title={title}
+          role={role}
         />
       ),
     },
@@ -297,15 +301,17 @@ function ParticipantAction({
   studyId,
   siteId,
   title,
+  role,
 }: {
   group: ConsentGroup;
   participant: ConsentParticipant;
   studyId: number;
   siteId: number;
   title: string;
+  role: string | undefined;
 }) {
   const [downloading, setDownloading] = useState(false);
-  const action = actionOfGroup(group, participant);
+  const action = actionOfGroup(group, participant, role);
   // Several rows hold the same action: the participant's name tells them apart for a screen reader.
   const whose = (
     <span className="visually-hidden">
@@ -340,23 +346,40 @@ function ParticipantAction({
     }
   };
 
+  const completionParams = {
+    studyId,
+    siteId,
+    consentId: participant.consent_id,
+    participantId: participant.id,
+    versionId: participant.consent_version,
+  };
+  const completionRoute =
+    "/studies/$studyId/sites/$siteId/consents/$consentId/participants/$participantId/version/$versionId";
+  const mailButton = (href: string) => (
+    <a className="button button--secondary" href={href}>
+      <Trans id="consents_action_mail">Compose email</Trans>
+      {whose}
+    </a>
+  );
+
   switch (action.kind) {
     case "open":
       return (
-        <Link
-          className="button button--primary"
-          to="/studies/$studyId/sites/$siteId/consents/$consentId/participants/$participantId/version/$versionId"
-          params={{
-            studyId,
-            siteId,
-            consentId: participant.consent_id,
-            participantId: participant.id,
-            versionId: participant.consent_version,
-          }}
-        >
+        <Link className="button button--primary" to={completionRoute} params={completionParams}>
           <Trans id="consents_action_open">Open consent</Trans>
           {whose}
         </Link>
+      );
+    case "start":
+      // Signed in person on this tablet, the participant's part first.
+      return (
+        <div className="consent-group__actions">
+          <Link className="button button--primary" to={completionRoute} params={completionParams}>
+            <Trans id="consents_action_start">Start consent</Trans>
+            {whose}
+          </Link>
+          {action.mailHref === undefined ? null : mailButton(action.mailHref)}
+        </div>
       );
     case "pending":
       return (
@@ -365,12 +388,7 @@ function ParticipantAction({
         </span>
       );
     case "mail":
-      return (
-        <a className="button button--secondary" href={action.href}>
-          <Trans id="consents_action_mail">Compose email</Trans>
-          {whose}
-        </a>
-      );
+      return mailButton(action.href);
     case "download":
       return (
         <button
