@@ -92,7 +92,7 @@ export async function* writeOdmExport(
   yield writeAdminData(source, study, [...forms.values()], signers, meanings, now);
 
   yield* writeSubmissions(source, study, forms);
-  yield* writeConsentSignings(source, study, forms, meanings);
+  yield* writeConsentSignings(source, study, forms);
   yield "</ODM>\n";
 }
 
@@ -258,14 +258,14 @@ function clinicalData(
  * Groups a stream of records by participant (the stream arrives grouped by participant) and
  * yields, per participant, one ClinicalData per definition version their records belong to.
  */
-async function* byParticipant<Record extends { participant: ExportSubmission["participant"] }>(
-  records: AsyncIterable<Record>,
+async function* byParticipant<Collected extends { participant: ExportSubmission["participant"] }>(
+  records: AsyncIterable<Collected>,
   study: string,
-  formKeyOf: (record: Record) => string,
-  write: (record: Record, form: OdmForm) => string,
+  formKeyOf: (record: Collected) => string,
+  write: (record: Collected, form: OdmForm) => string,
   forms: Map<string, OdmForm>,
 ): AsyncIterable<string> {
-  let participant: Record["participant"] | undefined;
+  let participant: Collected["participant"] | undefined;
   let pending = new Map<string, string[]>();
   const flush = function* () {
     if (!participant) return;
@@ -315,12 +315,7 @@ function writeSubmissions(source: ExportSource, study: string, forms: Map<string
   );
 }
 
-function writeConsentSignings(
-  source: ExportSource,
-  study: string,
-  forms: Map<string, OdmForm>,
-  meanings: Map<string, SignatureMeaning>,
-) {
+function writeConsentSignings(source: ExportSource, study: string, forms: Map<string, OdmForm>) {
   return byParticipant(
     source.consentSignings(),
     study,
@@ -331,9 +326,8 @@ function writeConsentSignings(
           signature.signerUserId !== null
             ? userOid(signature.signerUserId)
             : signerOid(signing.participant.id, signature.role),
-        signatureDefOid: (signature: ExportSignature) =>
-          meanings.get(signatureDefOid(signature.role, signature.meaning))?.oid ??
-          signatureDefOid(signature.role, signature.meaning),
+        // The first pass declared a SignatureDef for every role and meaning these signatures carry.
+        signatureDefOid: (signature: ExportSignature) => signatureDefOid(signature.role, signature.meaning),
       };
       return writeFormData(form.layout, {
         formOid: form.heading.formOid,
