@@ -591,6 +591,20 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=odm", (api)
     expect(validateOdm(xml)).toEqual({ valid: true });
   });
 
+  it(`exports the whole study (every site, instrument and consent of the demo) as valid ODM ${odmSchemaTestNote}`, async () => {
+    const response = await api.request("GET", "/control/studies/101/export?format=odm", {
+      token: await api.signIn("admin@demo.test"),
+    });
+    expect(response.statusCode).toBe(200);
+    const odm = parse(response.body).ODM;
+    expect(list((odm["Study"] as Node)["MetaDataVersion"]).length).toBeGreaterThan(2);
+    expect(formsOf(odm).map((entry) => entry.form["FormRepeatKey"])).toEqual(
+      expect.arrayContaining([String(ids.kitchenSubmission), String(ids.hamdSubmission)]),
+    );
+    if (!odmSchemaCheckAvailable) return;
+    expect(validateOdm(response.body)).toEqual({ valid: true });
+  });
+
   it("writes each submission as a FormData of the participant, with its values, the server's scores and its AuditRecord", async () => {
     const odm = parse(xml).ODM;
     const ours = formsOf(odm).filter((entry) => entry.subjectKey === subjectId);
