@@ -459,13 +459,21 @@ describe("ODM 1.3.2 export writer on hand-built sources", () => {
     expect(meanings.get("SD.participant.Participant_x0020_consent")).toBe("Participant consent");
   });
 
-  it("streams: the document arrives in many pieces, one ClinicalData (a participant's forms of one version) at a time", async () => {
-    let pieces = 0;
-    for await (const piece of writeOdmExport(handBuiltSource())) {
-      expect(typeof piece).toBe("string");
-      pieces += 1;
+  it("streams: a participant's ClinicalData is written before the next participant's submissions are read", async () => {
+    let read = 0;
+    const counted = async function* () {
+      for (const submission of submissions) {
+        read += 1;
+        yield await Promise.resolve(submission);
+      }
+    };
+    const readWhenWritten: number[] = [];
+    for await (const piece of writeOdmExport(handBuiltSource({ submissions: counted }))) {
+      if (piece.startsWith("<ClinicalData")) readWhenWritten.push(read);
     }
-    expect(pieces).toBeGreaterThan(8);
+    // Alice's two versions once her two submissions and the first of Bob's are read (the one that
+    // ends her group), Bob's then, and Carol's at the end of the stream; then the consent.
+    expect(readWhenWritten).toEqual([3, 3, 4, 4, 4]);
   });
 });
 
