@@ -7,6 +7,7 @@
  * items that are enabled).
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { asc, and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EXPORT_CONTENT_TYPES } from "../../core/contracts/study-export.ts";
@@ -15,9 +16,18 @@ import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts
 import { valueEntry } from "../../core/survey-engine/answer-values.ts";
 import { lookupOf } from "../../core/survey-engine/flow.ts";
 import { scoreSurvey } from "../../core/survey-engine/scores.ts";
-import { instrumentSubmissions, instruments, participants, users } from "../../server/db/schema.ts";
+import {
+  consentSignatures,
+  consentSignings,
+  instrumentSubmissions,
+  instruments,
+  participants,
+  users,
+} from "../../server/db/schema.ts";
 import { readDemoDefinition } from "../../server/seed/demo-instruments.ts";
+import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import type {
+  ExportConsentSigning,
   ExportSource,
   ExportSubmission,
   SubmissionOrder,
@@ -26,6 +36,7 @@ import {
   CALCULATED_EXPRESSION_URL,
   CLINRO_EXTENSION,
   ORDINAL_VALUE_URL,
+  RESPONSE_SIGNATURE_URL,
   type Bundle,
   type Questionnaire,
   type QuestionnaireItem,
@@ -46,6 +57,12 @@ import {
 
 const kitchenSink = parseDefinitionOrThrow(readDemoDefinition("kitchen-sink"));
 const hamd = parseDefinitionOrThrow(readDemoDefinition("ham-d-17"));
+
+const consent = parseDefinitionOrThrow(
+  JSON.parse(
+    readFileSync(new URL("../../server/seed/consents/mdd301-main-consent.json", import.meta.url), "utf8"),
+  ),
+);
 
 const COMPLETED = new Date("2026-11-20T09:00:00.000Z");
 const RECEIVED = new Date("2026-11-20T09:00:05.000Z");
@@ -110,6 +127,96 @@ const submissions: ExportSubmission[] = [
   ...[0, 1, 2].map((seed) => submission(520 + seed, 32, hamd, bob, answerSet(hamd, seed, COMPLETED))),
 ];
 
+const textSignature = (name: string, at: string): AnswerEntry => ({
+  label: name,
+  value: name,
+  signature_type: "text",
+  signed_date: at,
+});
+
+/** A consent signed in two sessions: the clinician's (decision, participant and clinician), then a witness's. */
+const clinicianSession: ExportConsentSigning = {
+  id: 901,
+  consentId: 41,
+  version: 2,
+  participant: alice,
+  userId: 7,
+  endpoint: "clinro",
+  deviceCompletedAt: COMPLETED,
+  receivedAt: RECEIVED,
+  records: [
+    makeRecord(consent.questions["decision"]!, [chosen(consent, "decision", "agree")], COMPLETED),
+    makeRecord(
+      consent.questions["participant_signature"]!,
+      [textSignature("Alice Martin", "2026-11-20T09:59:00+01:00")],
+      COMPLETED,
+    ),
+    makeRecord(
+      consent.questions["clinician_signature"]!,
+      [textSignature("Dr Coordinator", "2026-11-20T10:00:00+01:00")],
+      COMPLETED,
+    ),
+  ],
+  signatures: [
+    {
+      questionId: "participant_signature",
+      role: "participant",
+      meaning: "Participant consent",
+      printedName: "Alice Martin",
+      signatureType: "text",
+      signerUserId: null,
+      capturedAt: "2026-11-20T09:59:00+01:00",
+      receivedAt: RECEIVED,
+      timeZone: "Europe/Paris",
+      hash: "abc",
+    },
+    {
+      questionId: "clinician_signature",
+      role: "clinro",
+      meaning: "Consent obtained by",
+      printedName: "Dr Coordinator",
+      signatureType: "text",
+      signerUserId: 7,
+      capturedAt: "2026-11-20T10:00:00+01:00",
+      receivedAt: RECEIVED,
+      timeZone: "Europe/Paris",
+      hash: "def",
+    },
+  ],
+  status: "complete",
+};
+const witnessSession: ExportConsentSigning = {
+  ...clinicianSession,
+  id: 902,
+  userId: 8,
+  endpoint: "witness",
+  deviceCompletedAt: new Date("2026-11-20T09:30:00.000Z"),
+  receivedAt: new Date("2026-11-20T09:30:02.000Z"),
+  records: [
+    makeRecord(
+      consent.questions["witness_signature"]!,
+      [textSignature("Wanda Witness", "2026-11-20T10:30:00+01:00")],
+      COMPLETED,
+    ),
+  ],
+  signatures: [
+    {
+      questionId: "witness_signature",
+      role: "witness",
+      meaning: "Witnessed the consent",
+      printedName: "Wanda Witness",
+      signatureType: "text",
+      signerUserId: 8,
+      capturedAt: "2026-11-20T10:30:00+01:00",
+      receivedAt: new Date("2026-11-20T09:30:02.000Z"),
+      timeZone: "Europe/Paris",
+      hash: "ghi",
+    },
+  ],
+};
+/** Bob's consent, by the clinician alone: a response of its own. */
+const bobSession: ExportConsentSigning = { ...clinicianSession, id: 903, participant: bob, signatures: [] };
+
 async function* each<T>(items: readonly T[]) {
   for (const item of items) yield await Promise.resolve(item);
 }
@@ -122,7 +229,10 @@ function handBuiltSource(overrides: Partial<ExportSource> = {}): ExportSource {
       { id: 11, label: "Site Paris", treeLevel: 1, isVirtual: false, retired: false },
       { id: 12, label: "Site Lyon", treeLevel: 1, isVirtual: false, retired: false },
     ],
-    users: [{ id: 7, email: "coordinator@demo.test", name: "Dr Coordinator" }],
+    users: [
+      { id: 7, email: "coordinator@demo.test", name: "Dr Coordinator" },
+      { id: 8, email: "witness@demo.test", name: "Wanda Witness" },
+    ],
     instrumentVersions: [
       {
         instrumentId: 31,
@@ -141,12 +251,12 @@ function handBuiltSource(overrides: Partial<ExportSource> = {}): ExportSource {
         definition: hamd,
       },
     ],
-    consentVersions: [],
+    consentVersions: [{ consentId: 41, title: "Main consent", version: 2, definition: consent }],
     submissions: (order: SubmissionOrder) => {
       expect(order).toBe("by-form");
       return each(submissions);
     },
-    consentSignings: () => each([]),
+    consentSignings: () => each([clinicianSession, witnessSession, bobSession]),
     ...overrides,
   };
 }
@@ -225,7 +335,10 @@ describe("FHIR R4 export writer on hand-built sources", () => {
     expect(resources.map((resource) => resource.resourceType)).toEqual([
       "Questionnaire",
       "Questionnaire",
+      "Questionnaire",
       ...submissions.map(() => "QuestionnaireResponse"),
+      "QuestionnaireResponse",
+      "QuestionnaireResponse",
     ]);
     expectConformingExport(resources);
   });
@@ -237,7 +350,12 @@ describe("FHIR R4 export writer on hand-built sources", () => {
   });
 
   it("writes a valid Bundle for a study with no instruments or data (no empty entry list)", async () => {
-    const empty = handBuiltSource({ instrumentVersions: [], submissions: () => each([]) });
+    const empty = handBuiltSource({
+      instrumentVersions: [],
+      consentVersions: [],
+      submissions: () => each([]),
+      consentSignings: () => each([]),
+    });
     const text = await exportText(empty, "bundle");
     const bundle = JSON.parse(text) as Bundle;
     expect(bundle.entry).toBeUndefined();
@@ -360,15 +478,95 @@ describe("FHIR R4 export writer on hand-built sources", () => {
     expect(answers("score:wellbeing")).toEqual([{ valueDecimal: 18 }]);
     // Without a public URL, canonical URLs and identifier systems are urn: names.
     const plain = resourcesOfBundle(await exportText(handBuiltSource(), "bundle"));
-    expect((plain.at(-1) as QuestionnaireResponse).questionnaire).toBe(
+    expect((plain.at(-3) as QuestionnaireResponse).questionnaire).toBe(
       "urn:clinro:study-101:questionnaire:ham-d-17|1",
+    );
+  });
+
+  it("writes each signed consent as one response of its version: the witness's session joined, every signature with its type, meaning, signer and time", async () => {
+    const resources = resourcesOfBundle(await exportText(handBuiltSource(), "bundle"));
+    const questionnaire = resources.find(
+      (resource) => resource.resourceType === "Questionnaire" && resource.url?.endsWith("consent-41"),
+    ) as Questionnaire;
+    expect(questionnaire.version).toBe("2");
+    expect(questionnaire.title).toBe(consent.title);
+    const responses = resources.filter(
+      (resource): resource is QuestionnaireResponse =>
+        resource.resourceType === "QuestionnaireResponse" && resource.id!.startsWith("consent-signing-"),
+    );
+    expect(responses.map((response) => response.id)).toEqual(["consent-signing-901", "consent-signing-903"]);
+    const [alices] = responses;
+    expect(alices!.questionnaire).toBe("urn:clinro:study-101:questionnaire:consent-41|2");
+    expect(alices!.subject?.identifier?.value).toBe("S-001");
+    expect(alices!.author?.identifier?.value).toBe("coordinator@demo.test");
+    expect(alices!.authored).toBe("2026-11-20T09:30:00.000Z");
+    const items = itemsOf(alices!.item);
+    expect(items.get("decision")!.answer![0]!.valueCoding!.code).toBe("agree");
+    expect(items.get("witness_signature")!.answer).toEqual([{ valueAttachment: { title: "Wanda Witness" } }]);
+    const signatures = alices!
+      .extension!.filter((extension) => extension.url === RESPONSE_SIGNATURE_URL)
+      .map((extension) => extension.valueSignature);
+    expect(signatures).toEqual([
+      {
+        type: [
+          {
+            system: "urn:iso-astm:E1762-95:2013",
+            code: "1.2.840.10065.1.12.1.7",
+            display: "Consent Signature",
+          },
+          { system: "urn:clinro:fhir:signature-meaning", display: "Participant consent" },
+        ],
+        when: "2026-11-20T08:59:00.000Z",
+        who: {
+          type: "Patient",
+          identifier: { system: "urn:clinro:study-101:subject-id", value: "S-001" },
+          display: "Alice Martin",
+        },
+      },
+      {
+        type: [
+          {
+            system: "urn:iso-astm:E1762-95:2013",
+            code: "1.2.840.10065.1.12.1.5",
+            display: "Verification Signature",
+          },
+          { system: "urn:clinro:fhir:signature-meaning", display: "Consent obtained by" },
+        ],
+        when: "2026-11-20T09:00:00.000Z",
+        who: {
+          type: "Practitioner",
+          identifier: { system: "urn:clinro:staff-email", value: "coordinator@demo.test" },
+          display: "Dr Coordinator",
+        },
+      },
+      {
+        type: [
+          {
+            system: "urn:iso-astm:E1762-95:2013",
+            code: "1.2.840.10065.1.12.1.11",
+            display: "Consent Witness Signature",
+          },
+          { system: "urn:clinro:fhir:signature-meaning", display: "Witnessed the consent" },
+        ],
+        when: "2026-11-20T09:30:00.000Z",
+        who: {
+          type: "Practitioner",
+          identifier: { system: "urn:clinro:staff-email", value: "witness@demo.test" },
+          display: "Wanda Witness",
+        },
+      },
+    ]);
+    expect(responses[1]!.extension!.some((extension) => extension.url === RESPONSE_SIGNATURE_URL)).toBe(
+      false,
     );
   });
 
   it("the response checker finds an unknown linkId, a wrong answer type, a code not offered and a required item left out", async () => {
     const resources = resourcesOfBundle(await exportText(handBuiltSource(), "bundle"));
     const questionnaire = resources[0] as Questionnaire;
-    const response = structuredClone(resources[2] as QuestionnaireResponse);
+    const response = structuredClone(
+      resources.find((resource) => resource.id === "submission-501") as QuestionnaireResponse,
+    );
     const items = response.item!;
     items.push({ linkId: "nowhere", answer: [{ valueString: "x" }] });
     const color = items.find((item) => item.linkId === "color")!;
@@ -572,5 +770,38 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=fhir", (api
     // Disagree (2) + energy 3 + pain 9
     expect(sink.get("score:wellbeing")!.answer).toEqual([{ valueDecimal: 14 }]);
     expect(itemsOf(responseOf(hamdRow!).item).get("score:total")!.answer).toEqual([{ valueDecimal: 17 }]);
+  });
+
+  it("writes every consent signature of the site on its consent's response, with the stated meaning and time", async () => {
+    const signatures = await api.db
+      .select()
+      .from(consentSignatures)
+      .innerJoin(consentSignings, eq(consentSignings.id, consentSignatures.signingId))
+      .innerJoin(participants, eq(participants.id, consentSignings.participantId))
+      .where(and(eq(participants.studyId, 101), eq(participants.siteId, 1011)))
+      .orderBy(asc(consentSignatures.id));
+    expect(signatures.length).toBeGreaterThan(0);
+    const written = bundle
+      .filter(
+        (resource): resource is QuestionnaireResponse =>
+          resource.resourceType === "QuestionnaireResponse" && resource.id!.startsWith("consent-signing-"),
+      )
+      .flatMap((response) =>
+        response
+          .extension!.filter((extension) => extension.url === RESPONSE_SIGNATURE_URL)
+          .map((extension) => ({
+            meaning: extension.valueSignature!.type[1]?.display,
+            printedName: extension.valueSignature!.who.display,
+            when: extension.valueSignature!.when,
+          })),
+      );
+    expect(written).toHaveLength(signatures.length);
+    for (const { consent_signatures: signature } of signatures) {
+      expect(written).toContainEqual({
+        meaning: signature.meaning,
+        printedName: signature.printedName,
+        when: new Date(signature.capturedAt).toISOString(),
+      });
+    }
   });
 });

@@ -16,6 +16,11 @@ export function questionnaireCanonicalUrl(studyId: number, slug: string, publicU
     : `urn:clinro:study-${studyId}:questionnaire:${slug}`;
 }
 
+/** The slug part of a consent's Questionnaire URL: consents have no slug of their own. */
+export function consentQuestionnaireSlug(consentId: number) {
+  return `consent-${consentId}`;
+}
+
 /** `canonical|version`, as QuestionnaireResponse.questionnaire names the version it answers. */
 export function versionedCanonical(url: string, version: number | string) {
   return `${url}|${version}`;

@@ -21,6 +21,14 @@ export type Extension = {
   valueCoding?: Coding;
   valueCodeableConcept?: { coding: Coding[]; text?: string };
   valueExpression?: { name?: string; language: string; expression: string; description?: string };
+  valueSignature?: Signature;
+};
+
+export type Signature = {
+  type: Coding[];
+  /** An instant: date, time, seconds and offset. */
+  when: string;
+  who: Reference;
 };
 
 export type Attachment = { contentType?: string; data?: string; url?: string; title?: string };
@@ -195,7 +203,19 @@ export const CLINRO_EXTENSION = {
   site: "urn:clinro:fhir:extension:site",
   /** On a QuestionnaireResponse: the browser that completed it. */
   browser: "urn:clinro:fhir:extension:browser",
+  /** On a consent's QuestionnaireResponse: the participant's consent status now. */
+  consentStatus: "urn:clinro:fhir:extension:consent-status",
+  /** On a consent's QuestionnaireResponse: the ids of the sessions (clinician, witness) it holds. */
+  consentSessions: "urn:clinro:fhir:extension:consent-sessions",
 } as const;
+
+/** A signature on a QuestionnaireResponse (FHIR R4 core extension). */
+export const RESPONSE_SIGNATURE_URL =
+  "http://hl7.org/fhir/StructureDefinition/questionnaireresponse-signature";
+/** ASTM E1762-95 signature types, the value set FHIR R4 gives Signature.type. */
+export const SIGNATURE_TYPE_SYSTEM = "urn:iso-astm:E1762-95:2013";
+/** The signature's meaning as the consent states it (21 CFR 11.50), beside its ASTM type. */
+export const SIGNATURE_MEANING_SYSTEM = "urn:clinro:fhir:signature-meaning";
 
 /** The linkId prefix of a score's calculated item: scores and questions may share ids. */
 export const SCORE_LINK_PREFIX = "score:";

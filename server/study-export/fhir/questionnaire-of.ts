@@ -30,9 +30,9 @@ import type {
 import { TEXT_MAX_CHARACTERS } from "../../../core/contracts/survey-definition.ts";
 import { orderedChoices, orderedSubQuestions } from "../../../core/survey-engine/answer-values.ts";
 import { questionOf } from "../../../core/survey-engine/definition-lookup.ts";
-import type { ExportInstrumentVersion } from "../export-source.ts";
+import type { ExportConsentVersion, ExportInstrumentVersion } from "../export-source.ts";
 import { calculatedExpressionOf } from "./calculated-expression-of.ts";
-import { fhirId, questionnaireCanonicalUrl } from "./canonical-url.ts";
+import { consentQuestionnaireSlug, fhirId, questionnaireCanonicalUrl } from "./canonical-url.ts";
 import { enableWhenLogicOf } from "./enable-when-of.ts";
 import {
   CALCULATED_EXPRESSION_URL,
@@ -361,5 +361,20 @@ export function questionnaireOf(
     version: version.versionNumber,
     id: fhirId("study", studyId, version.slug, "v", version.versionNumber),
     name: version.name,
+  });
+}
+
+/** One published consent version as a Questionnaire. */
+export function consentQuestionnaireOf(
+  studyId: number,
+  version: ExportConsentVersion,
+  publicUrl: string | undefined,
+): Questionnaire {
+  const slug = consentQuestionnaireSlug(version.consentId);
+  return questionnaireOfDefinition(version.definition, {
+    url: questionnaireCanonicalUrl(studyId, slug, publicUrl),
+    version: version.version,
+    id: fhirId("study", studyId, slug, "v", version.version),
+    name: version.title,
   });
 }

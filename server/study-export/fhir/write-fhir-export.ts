@@ -1,14 +1,16 @@
 /**
- * The study export in FHIR R4: every instrument version in scope as a Questionnaire, then every
- * submission as a QuestionnaireResponse of its version, either as one Bundle of type collection
- * or as NDJSON, one resource a line, as FHIR Bulk Data writes it. Written as it is read: the
+ * The study export in FHIR R4: every instrument version and consent version in scope as a
+ * Questionnaire, then every submission and every signed consent as a QuestionnaireResponse of
+ * its version (consent-response-of.ts), either as one Bundle of type collection or as NDJSON,
+ * one resource a line, as FHIR Bulk Data writes it. Written as it is read: the
  * Questionnaires are few and built from the source's metadata, the responses come one at a time
  * from the source's pages, so memory stays flat as a study grows.
  */
 import type { ExportSource } from "../export-source.ts";
-import { questionnaireCanonicalUrl } from "./canonical-url.ts";
+import { consentQuestionnaireSlug, questionnaireCanonicalUrl } from "./canonical-url.ts";
+import { consentResponseOf, continuesConsent, type SignedConsent } from "./consent-response-of.ts";
 import type { Bundle } from "./fhir-resources.ts";
-import { questionnaireOf } from "./questionnaire-of.ts";
+import { consentQuestionnaireOf, questionnaireOf } from "./questionnaire-of.ts";
 import { questionnaireResponseOf } from "./questionnaire-response-of.ts";
 
 export type FhirExportLayout = "bundle" | "ndjson";
@@ -28,6 +30,8 @@ async function* resourcesOf(source: ExportSource, options: FhirExportOptions): A
     source.instrumentVersions.map((version) => [`${version.instrumentId}:${version.versionNumber}`, version]),
   );
   for (const version of source.instrumentVersions) yield questionnaireOf(studyId, version, options.publicUrl);
+  for (const version of source.consentVersions)
+    yield consentQuestionnaireOf(studyId, version, options.publicUrl);
   const sites = new Map(source.sites.map((site) => [site.id, site]));
   const users = new Map(source.users.map((user) => [user.id, user]));
   for await (const submission of source.submissions("by-form")) {
@@ -46,6 +50,43 @@ async function* resourcesOf(source: ExportSource, options: FhirExportOptions): A
       publicUrl: options.publicUrl,
     });
   }
+
+  const consentVersions = new Map(
+    source.consentVersions.map((version) => [`${version.consentId}:${version.version}`, version]),
+  );
+  const responseOf = (consent: SignedConsent) => {
+    const [first] = consent.sessions;
+    const version = consentVersions.get(`${first!.consentId}:${first!.version}`);
+    if (!version) {
+      throw new Error(
+        `consent signing ${first!.id} signs version ${first!.version} of consent ${first!.consentId}, which the export source does not hold`,
+      );
+    }
+    return consentResponseOf(consent, {
+      studyId,
+      questionnaireUrl: questionnaireCanonicalUrl(
+        studyId,
+        consentQuestionnaireSlug(first!.consentId),
+        options.publicUrl,
+      ),
+      definition: version.definition,
+      site: sites.get(first!.participant.siteId),
+      users,
+      publicUrl: options.publicUrl,
+    });
+  };
+  // Signings come by participant, then consent, then receipt: a witness's session follows the
+  // clinician's it completes, and is joined to it.
+  let consent: SignedConsent | undefined;
+  for await (const session of source.consentSignings()) {
+    if (consent && continuesConsent(consent, session)) {
+      consent.sessions.push(session);
+      continue;
+    }
+    if (consent) yield responseOf(consent);
+    consent = { sessions: [session] };
+  }
+  if (consent) yield responseOf(consent);
 }
 
 export async function* writeFhirExport(
