@@ -207,7 +207,19 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
             answerOption: [{ valueString: "a" }, { valueString: "b" }],
           },
           { linkId: "coded", text: "Coded", type: "choice", answerValueSet: "http://loinc.org/vs/LL358-3" },
-          { linkId: "long", text: "Long", type: "text" },
+          {
+            linkId: "long",
+            text: "Long",
+            type: "text",
+            _text: {
+              extension: [
+                {
+                  url: "http://hl7.org/fhir/StructureDefinition/rendering-xhtml",
+                  valueString: '<div xmlns="http://www.w3.org/1999/xhtml"><b>Long</b></div>',
+                },
+              ],
+            },
+          },
           {
             linkId: "count",
             text: "Count",
@@ -247,6 +259,7 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
         "coded: answerValueSet http://loinc.org/vs/LL358-3 is not a ValueSet contained in the file: its answers are not imported",
         "coded: a choice item without answers the portal can read: imported as a text question",
         "long: text answers hold at most 140 characters here",
+        "long: text: extension http://hl7.org/fhir/StructureDefinition/rendering-xhtml not imported (the plain value is kept)",
         "count: initial not imported",
         "count: extension http://example.org/odd not imported",
         expect.stringMatching(

@@ -170,9 +170,18 @@ function reportLeftovers(item: QuestionnaireItem, reader: Reader) {
     }
   }
   for (const key of Object.keys(item)) {
-    if (key === "code")
+    if (key === "code") {
       reader.report({ source: item.linkId, problem: `code ${codesOf(item.code)} not imported` });
-    else if (!KNOWN_ITEM_FIELDS.has(key) && !key.startsWith("_")) {
+    } else if (key.startsWith("_")) {
+      // _text, _prefix...: extensions on a primitive, such as an XHTML rendering of the text.
+      const element = (item as Record<string, unknown>)[key] as { extension?: Extension[] } | undefined;
+      for (const extension of element?.extension ?? []) {
+        reader.report({
+          source: item.linkId,
+          problem: `${key.slice(1)}: extension ${extension.url} not imported (the plain value is kept)`,
+        });
+      }
+    } else if (!KNOWN_ITEM_FIELDS.has(key)) {
       reader.report({ source: item.linkId, problem: `${key} not imported` });
     }
   }
