@@ -203,6 +203,10 @@ export function downloadCompletedConsent(
 
 /** The spec's success message of the email call. */
 export const emailSentMessage = msg({ id: "consents_email_sent", message: "Email sent" });
+/** The success message naming the recipient (issue 26: the toast says to whom). */
+export function emailSentToMessage({ name, email }: { name: string; email: string }) {
+  return msg({ id: "consents_email_sent_to", message: `Email sent to ${name} (${email})` });
+}
 export const emailFailMessage = msg({
   id: "consents_email_failed",
   message: "The consent could not be emailed.",
@@ -218,11 +222,14 @@ export function sendConsentEmail({
   participantId,
   version,
   printToSign = false,
+  recipient,
 }: {
   consentId: number;
   participantId: number;
   version: number;
   printToSign?: boolean;
+  /** Who it goes to, for the success toast ("Email sent to …"); without it, 'Email sent'. */
+  recipient?: { name: string; email: string };
 }) {
   return callApi(
     consentEmailCall,
@@ -235,7 +242,7 @@ export function sendConsentEmail({
       },
     },
     {
-      successMessage: emailSentMessage,
+      successMessage: recipient ? emailSentToMessage(recipient) : emailSentMessage,
       failMessage: emailFailMessage,
       keepSessionOn401: true,
       handle403Locally: true,

@@ -463,9 +463,25 @@ test("emailing the consent from its share menu puts a mail with the PDF in the m
 
   const consent = new ConsentCompletionPage(page);
   await consent.goto(pathOf(participant!));
+  const name = `${participant!.firstname} ${participant!.lastname}`;
+  // Email asks first, naming the participant and the address (issue 26); Cancel sends nothing.
   await consent.share().click();
   await page.getByRole("button", { name: "Email" }).click();
-  await expect(page.getByText("Email sent")).toBeVisible();
+  const confirm = page.getByRole("dialog", { name: "Email the consent?" });
+  await expect(confirm).toBeVisible();
+  await expect(confirm).toContainText(`${name} (${participant!.subject_id}) at ${address}`);
+  await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "consent-completion", "email-confirm", { fullPage: false });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(confirm).toHaveCount(0);
+  await expect(consent.share()).toBeFocused();
+
+  await consent.share().click();
+  await page.getByRole("button", { name: "Email" }).click();
+  await confirm.getByRole("button", { name: "Send email" }).click();
+  // The toast says to whom.
+  await expect(page.getByText(`Email sent to ${name} (${address})`)).toBeVisible();
 
   await expect
     .poll(async () => (await mailsTo(E2E_DATA_DIR, address)).length, { timeout: 15_000 })

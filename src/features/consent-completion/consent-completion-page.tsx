@@ -533,7 +533,12 @@ function LoadedConsent(props: LoadedProps) {
       return (
         <>
           <QuestionBody {...questionProps} />
-          <ConsentShareMenu consentId={consentId} version={versionId} participantId={participantId} />
+          <ConsentShareMenu
+            consentId={consentId}
+            version={versionId}
+            participantId={participantId}
+            participant={data.participant}
+          />
         </>
       );
     }

@@ -4,16 +4,28 @@
  * sent'). At the prompt nothing is signed yet, so both carry the print-to-sign document
  * (pdf_type=print_to_sign): the consent text the participant can read, with the lines to sign
  * on paper where a site signs on paper.
+ *
+ * Email asks first, naming the participant and the address it goes to (issue 26), and its toast
+ * says to whom it was sent; a participant without an address is told so, with nothing sent.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useId, useRef, useState } from "react";
 import { fetchConsentPdf, useSendConsentEmail } from "../../api/consents-api.ts";
+import type { ConsentPerson } from "../../../core/contracts/consent-schemas.ts";
+import { Modal } from "../../widgets/modal/modal.tsx";
 import { printBlob } from "../../widgets/print/print-blob.ts";
 
-export function ConsentShareMenu(props: { consentId: number; version: number; participantId: number }) {
+export function ConsentShareMenu(props: {
+  consentId: number;
+  version: number;
+  participantId: number;
+  /** The participant the email goes to: named in the confirmation and the toast. */
+  participant: Pick<ConsentPerson, "firstname" | "lastname" | "subject_id" | "email">;
+}) {
   const { t } = useLingui();
   const menuId = useId();
   const [open, setOpen] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const [printing, setPrinting] = useState(false);
   const sendEmail = useSendConsentEmail();
   const busy = printing || sendEmail.isPending;
@@ -39,15 +51,28 @@ export function ConsentShareMenu(props: { consentId: number; version: number; pa
       setPrinting(false);
     }
   };
-  // The request module shows 'Email sent' or the failure's toast.
-  const email = () => {
+  const name = `${props.participant.firstname} ${props.participant.lastname}`.trim();
+  const subjectId = props.participant.subject_id;
+  const address = props.participant.email?.trim() ?? "";
+  const askEmail = () => {
     if (busy) return;
     closeMenu();
+    setConfirming(true);
+  };
+  const closeConfirm = () => {
+    setConfirming(false);
+    toggleRef.current?.focus();
+  };
+  // The request module shows 'Email sent to …' or the failure's toast.
+  const email = () => {
+    closeConfirm();
+    if (busy || address === "") return;
     sendEmail.mutate({
       consentId: props.consentId,
       participantId: props.participantId,
       version: props.version,
       printToSign: true,
+      recipient: { name, email: address },
     });
   };
 
@@ -76,11 +101,54 @@ export function ConsentShareMenu(props: { consentId: number; version: number; pa
           </button>
         </li>
         <li>
-          <button type="button" className="button button--secondary" onClick={email}>
+          <button type="button" className="button button--secondary" onClick={askEmail}>
             <Trans id="consent_share_email">Email</Trans>
           </button>
         </li>
       </ul>
+      {confirming && address !== "" ? (
+        <Modal
+          title={t({ id: "consent_email_confirm_title", message: "Email the consent?" })}
+          onClose={closeConfirm}
+          returnFocusTo={toggleRef}
+          actions={
+            <>
+              <button type="button" className="button button--secondary" onClick={closeConfirm}>
+                <Trans id="widget_modal_cancel">Cancel</Trans>
+              </button>
+              <button type="button" className="button button--primary" onClick={email}>
+                <Trans id="consent_email_confirm_send">Send email</Trans>
+              </button>
+            </>
+          }
+        >
+          <p>
+            <Trans id="consent_email_confirm_body">
+              The consent, to read and to sign on paper, is sent to {name} (
+              <span className="consent-share__id">{subjectId}</span>) at <strong>{address}</strong>.
+            </Trans>
+          </p>
+        </Modal>
+      ) : null}
+      {confirming && address === "" ? (
+        <Modal
+          title={t({ id: "consent_email_no_address_title", message: "No email address" })}
+          onClose={closeConfirm}
+          returnFocusTo={toggleRef}
+          actions={
+            <button type="button" className="button button--primary" onClick={closeConfirm}>
+              <Trans id="submit_close">Close</Trans>
+            </button>
+          }
+        >
+          <p>
+            <Trans id="consent_email_no_address_body">
+              {name} (<span className="consent-share__id">{subjectId}</span>) has no email address, so the
+              consent cannot be emailed. Print it instead.
+            </Trans>
+          </p>
+        </Modal>
+      ) : null}
     </div>
   );
 }
