@@ -334,6 +334,37 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
     ]);
   });
 
+  it("a file cannot change what the questions inherit through __proto__", () => {
+    const { definition, report } = readJson(
+      minimal([
+        {
+          linkId: "pick",
+          text: "Pick",
+          type: "choice",
+          answerOption: [{ valueCoding: { code: "__proto__" } }, { valueCoding: { code: "a" } }],
+          extension: [
+            {
+              url: "urn:clinro:fhir:extension:question-extras",
+              valueString:
+                '{"__proto__": {"polluted": true}, "attributes": {"__proto__": {"polluted": true}}}',
+            },
+          ],
+        },
+      ]),
+    );
+    const question = definition.questions["pick"]!;
+    expect(question.choices_order).toEqual(["a"]);
+    expect(Object.getPrototypeOf(question)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(question.attributes)).toBe(Object.prototype);
+    expect((question as Record<string, unknown>)["polluted"]).toBeUndefined();
+    expect(report).toEqual([
+      {
+        source: "pick answerOption[0]",
+        problem: "answer option __proto__ not imported: not a choice id the portal can hold",
+      },
+    ]);
+  });
+
   it("refuses a file that is not a Questionnaire, with the reason", () => {
     const refusals: [Uint8Array, string][] = [
       [new TextEncoder().encode("<Questionnaire/>"), "q.json is not valid JSON"],

@@ -203,6 +203,13 @@ function choicesOf(item: QuestionnaireItem, reader: Reader) {
       reader.report({ source: where, problem: "answer option without a code or value: not imported" });
       return;
     }
+    if (id === "__proto__") {
+      reader.report({
+        source: where,
+        problem: "answer option __proto__ not imported: not a choice id the portal can hold",
+      });
+      return;
+    }
     if (Object.hasOwn(choices, id)) {
       reader.report({
         source: where,
@@ -352,16 +359,27 @@ function questionTypeOf(
   }
 }
 
+/**
+ * Copies a file's fields onto an object as its own properties. Object.assign would set
+ * "__proto__" through the prototype's setter, letting a file change what the object inherits.
+ */
+function mergeInto(target: object, source: Record<string, unknown>) {
+  for (const [key, value] of Object.entries(source)) {
+    if (key === "__proto__") continue;
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+}
+
 /** Applies the portal's question-extras extension, which holds what FHIR has no element for. */
 function applyExtras(question: Question, extras: unknown) {
   if (!isObject(extras)) return;
   const { attributes, choices, questions, ...rest } = extras;
-  Object.assign(question, rest);
-  if (isObject(attributes)) Object.assign(question.attributes, attributes);
+  mergeInto(question, rest);
+  if (isObject(attributes)) mergeInto(question.attributes, attributes);
   if (isObject(choices) && question.choices) {
     for (const [id, more] of Object.entries(choices)) {
       const choice = Object.hasOwn(question.choices, id) ? question.choices[id] : undefined;
-      if (choice && isObject(more)) Object.assign(choice, more);
+      if (choice && isObject(more)) mergeInto(choice, more);
     }
   }
   if (isObject(questions) && question.questions) {
@@ -369,8 +387,8 @@ function applyExtras(question: Question, extras: unknown) {
       const sub = Object.hasOwn(question.questions, id) ? question.questions[id] : undefined;
       if (!sub || !isObject(more)) continue;
       const { attributes: subAttributes, ...subRest } = more;
-      Object.assign(sub, subRest);
-      if (isObject(subAttributes)) Object.assign(sub.attributes, subAttributes);
+      mergeInto(sub, subRest);
+      if (isObject(subAttributes)) mergeInto(sub.attributes, subAttributes);
     }
   }
 }
