@@ -68,6 +68,8 @@ const COMPLETED = new Date("2026-11-20T09:00:00.000Z");
 const RECEIVED = new Date("2026-11-20T09:00:05.000Z");
 const alice = { id: 1, subjectId: "S-001", siteId: 11 };
 const bob = { id: 2, subjectId: "S-002", siteId: 12 };
+/** Enrolled without a subject id: FHIR allows no empty identifier. */
+const carol = { id: 3, subjectId: "", siteId: 12 };
 
 function submission(
   id: number,
@@ -125,6 +127,7 @@ const submissions: ExportSubmission[] = [
     submission(510 + seed, 31, kitchenSink, seed % 2 ? bob : alice, answerSet(kitchenSink, seed, COMPLETED)),
   ),
   ...[0, 1, 2].map((seed) => submission(520 + seed, 32, hamd, bob, answerSet(hamd, seed, COMPLETED))),
+  submission(530, 32, hamd, carol, answerSet(hamd, 9, COMPLETED)),
 ];
 
 const textSignature = (name: string, at: string): AnswerEntry => ({
@@ -476,6 +479,11 @@ describe("FHIR R4 export writer on hand-built sources", () => {
     ]);
     // 4 (Agree) + 6 + 8: the server's final value
     expect(answers("score:wellbeing")).toEqual([{ valueDecimal: 18 }]);
+    const carols = resources.find((resource) => resource.id === "submission-530") as QuestionnaireResponse;
+    expect(carols.subject).toEqual({
+      type: "Patient",
+      identifier: { system: "https://portal.example.org/fhir/study-101/participant-id", value: "3" },
+    });
     // Without a public URL, canonical URLs and identifier systems are urn: names.
     const plain = resourcesOfBundle(await exportText(handBuiltSource(), "bundle"));
     expect((plain.at(-3) as QuestionnaireResponse).questionnaire).toBe(

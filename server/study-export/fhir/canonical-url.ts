@@ -41,6 +41,13 @@ export function subjectIdSystem(studyId: number, publicUrl: string | undefined) 
     : `urn:clinro:study-${studyId}:subject-id`;
 }
 
+/** The identifier system of the portal's own participant ids, for participants without a subject id. */
+export function participantIdSystem(studyId: number, publicUrl: string | undefined) {
+  return publicUrl
+    ? `${withoutTrailingSlash(publicUrl)}/fhir/study-${studyId}/participant-id`
+    : `urn:clinro:study-${studyId}:participant-id`;
+}
+
 /** The identifier system of staff: their sign-in email. */
 export function staffIdentifierSystem(publicUrl: string | undefined) {
   return publicUrl ? `${withoutTrailingSlash(publicUrl)}/fhir/staff-email` : "urn:clinro:staff-email";

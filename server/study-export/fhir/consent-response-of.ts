@@ -7,7 +7,7 @@
  * E1762 type, its meaning as the consent states it, the signer and the device's time.
  */
 import type { ExportConsentSigning, ExportSignature, ExportSite, ExportUser } from "../export-source.ts";
-import { fhirId, staffIdentifierSystem, subjectIdSystem, versionedCanonical } from "./canonical-url.ts";
+import { fhirId, versionedCanonical } from "./canonical-url.ts";
 import {
   CLINRO_EXTENSION,
   RESPONSE_SIGNATURE_URL,
@@ -19,6 +19,7 @@ import {
   type Reference,
 } from "./fhir-resources.ts";
 import { responseItemsOf } from "./questionnaire-response-of.ts";
+import { participantReference, staffReference } from "./references.ts";
 import type { SurveyDefinition } from "../../../core/contracts/survey-definition.ts";
 
 /** The ASTM signature type of each signer role. */
@@ -64,18 +65,6 @@ export type ConsentResponseContext = {
   publicUrl: string | undefined;
 };
 
-function staffReference(
-  user: ExportUser | undefined,
-  fallbackId: number,
-  publicUrl: string | undefined,
-): Reference {
-  return {
-    type: "Practitioner",
-    identifier: { system: staffIdentifierSystem(publicUrl), value: user?.email ?? String(fallbackId) },
-    ...(user && user.name.trim() !== "" ? { display: user.name } : {}),
-  };
-}
-
 function instantOf(iso: string, fallback: Date) {
   const time = Date.parse(iso);
   return (Number.isNaN(time) ? fallback : new Date(time)).toISOString();
@@ -94,14 +83,7 @@ function signatureExtension(
       ...printed,
     };
   } else if (signature.role === "participant") {
-    who = {
-      type: "Patient",
-      identifier: {
-        system: subjectIdSystem(context.studyId, context.publicUrl),
-        value: signing.participant.subjectId || String(signing.participant.id),
-      },
-      ...printed,
-    };
+    who = { ...participantReference(signing.participant, context.studyId, context.publicUrl), ...printed };
   } else {
     // A caregiver signs for the participant: named, not an account of the portal.
     who = { type: "RelatedPerson", display: signature.printedName.trim() || signature.role };
@@ -131,7 +113,6 @@ export function consentResponseOf(
     consent.sessions.flatMap((session) => session.records.map((record) => [record.id, record])),
   );
   const items = responseItemsOf(context.definition, [...records.values()], []);
-  const subjectId = first!.participant.subjectId || String(first!.participant.id);
   const extension: Extension[] = [
     { url: CLINRO_EXTENSION.receivedAt, valueDateTime: last.receivedAt.toISOString() },
     { url: CLINRO_EXTENSION.consentStatus, valueCode: last.status || "unknown" },
@@ -150,11 +131,7 @@ export function consentResponseOf(
     extension,
     questionnaire: versionedCanonical(context.questionnaireUrl, first!.version),
     status: "completed",
-    subject: {
-      type: "Patient",
-      identifier: { system: subjectIdSystem(context.studyId, context.publicUrl), value: subjectId },
-      display: subjectId,
-    },
+    subject: participantReference(first!.participant, context.studyId, context.publicUrl),
     authored: last.deviceCompletedAt.toISOString(),
     author: staffReference(context.users.get(first!.userId), first!.userId, context.publicUrl),
     ...(items.length > 0 ? { item: items } : {}),

@@ -6,8 +6,7 @@
  * its calculated item with the final value the server computed.
  *
  * The participant is the subject and the clinician the author, each referenced by identifier
- * (subject id in the study, staff email) because the export holds no Patient or Practitioner
- * resources; authored is the device's completion time. The server's receipt time, the device's
+ * (references.ts) because the export holds no Patient or Practitioner resources; authored is the device's completion time. The server's receipt time, the device's
  * start time, the site and the browser travel in the portal's extensions.
  */
 import type { AnswerEntry, AnswerRecord } from "../../../core/contracts/survey-answers.ts";
@@ -21,7 +20,7 @@ import {
 } from "../../../core/survey-engine/definition-lookup.ts";
 import { dateOf, numberOf } from "../../../core/survey-engine/show-if.ts";
 import type { ExportSite, ExportSubmission, ExportUser } from "../export-source.ts";
-import { fhirId, staffIdentifierSystem, subjectIdSystem, versionedCanonical } from "./canonical-url.ts";
+import { fhirId, versionedCanonical } from "./canonical-url.ts";
 import {
   CLINRO_EXTENSION,
   type AnswerValue,
@@ -30,6 +29,7 @@ import {
   type ResponseItem,
 } from "./fhir-resources.ts";
 import { scoreLinkId, siblingGroupLinkId, subItemLinkId } from "./link-ids.ts";
+import { participantReference, staffReference } from "./references.ts";
 
 const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,(.+)$/s;
 const TIME_OF_DAY = /T?(\d{2}):(\d{2})(?::(\d{2}))?/;
@@ -182,7 +182,6 @@ export function questionnaireResponseOf(
   if (context.site) extension.push({ url: CLINRO_EXTENSION.site, valueString: context.site.label });
   if (submission.browserInfo.trim() !== "")
     extension.push({ url: CLINRO_EXTENSION.browser, valueString: submission.browserInfo });
-  const { author } = context;
   const items = responseItemsOf(context.definition, submission.answers, submission.scores);
   return {
     resourceType: "QuestionnaireResponse",
@@ -190,23 +189,9 @@ export function questionnaireResponseOf(
     extension,
     questionnaire: versionedCanonical(context.questionnaireUrl, submission.versionNumber),
     status: "completed",
-    subject: {
-      type: "Patient",
-      identifier: {
-        system: subjectIdSystem(context.studyId, context.publicUrl),
-        value: submission.participant.subjectId,
-      },
-      display: submission.participant.subjectId,
-    },
+    subject: participantReference(submission.participant, context.studyId, context.publicUrl),
     authored: submission.deviceCompletedAt.toISOString(),
-    author: {
-      type: "Practitioner",
-      identifier: {
-        system: staffIdentifierSystem(context.publicUrl),
-        value: author?.email ?? String(submission.completedBy),
-      },
-      ...(author && author.name.trim() !== "" ? { display: author.name } : {}),
-    },
+    author: staffReference(context.author, submission.completedBy, context.publicUrl),
     ...(items.length > 0 ? { item: items } : {}),
   };
 }
