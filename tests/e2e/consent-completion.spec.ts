@@ -35,6 +35,10 @@ const PROMPTS = [
 // participant, or (when it stores nothing) the last.
 test.describe.configure({ mode: "default" });
 
+function escapeRegExp(text: string) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** A response the page or its service worker (which may flush the outbox) received. */
 function responseTo(page: Page, matches: (response: Response) => boolean) {
   return page.context().waitForEvent("response", { predicate: matches, timeout: 60_000 });
@@ -269,6 +273,9 @@ test("the signature question's modes, file checks and accessibility, with screen
   const shoot = (name: string) => screenshotAtSizes(page, "consents", `completion-${name}`);
 
   await expect(consent.heading("Welcome to the MDD-301")).toBeFocused();
+  // Whose record this is (issue 26): the participant, subject id, study and site.
+  const record = `Participant: ${participant.firstname} ${participant.lastname} Subject id: ${participant.subject_id}Study: MDD-301 Depression MaintenanceSite: `;
+  await expect(page.getByTestId("record-context")).toHaveText(new RegExp(`^${escapeRegExp(record)}\\S`));
   await consent.share().click();
   await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Email" })).toBeVisible();
@@ -352,6 +359,10 @@ test("the signature question's modes, file checks and accessibility, with screen
   await consent.typedName().fill("Casey Coordinator");
   await consent.sign().click();
   await expect(consent.passwordDialog()).toBeVisible();
+  // The signature dialog says whose consent is signed.
+  await expect(consent.passwordDialog().getByTestId("record-context")).toHaveText(
+    new RegExp(`^${escapeRegExp(record)}\\S`),
+  );
   await expectNoSeriousViolations(page);
   await shoot("password");
   await consent.passwordDialog().getByRole("button", { name: "Cancel" }).click();

@@ -4,6 +4,7 @@ import { signInAs, storedUser } from "./pages/login-page.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 // Study 103 (GAD-118, forms list) has every participant at site 1031; these tests use
@@ -14,6 +15,28 @@ const SITE = 1031;
 /** HAM-D 17 answers by choice position (0 = the first anchor); the anchors score 0, 1, 2... */
 const HAMD_CHOICES = [3, 2, 1, 2, 1, 0, 2, 1, 0, 3, 2, 1, 2, 0, 1, 2, 1];
 const HAMD_TOTAL = HAMD_CHOICES.reduce((sum, choice) => sum + choice, 0);
+
+/** The instrument's header names the participant, their subject id, the study and the site. */
+async function expectRecordContext(page: Page, participantId: number) {
+  const user = await storedUser(page);
+  const response = await page.request.get(
+    `/control/studies/${STUDY}/sites/${SITE}/participants/${participantId}`,
+    {
+      headers: { Authorization: `Bearer ${String(user?.token)}` },
+    },
+  );
+  const participant = (await response.json()) as { fname: string; lname: string; subject_id: string };
+  const permissions = (user?.permissions ?? {}) as Record<
+    string,
+    { study_name: string; sites: { site_id: number; site_label: string }[] }
+  >;
+  const study = permissions[String(STUDY)]!;
+  const site = study.sites.find((candidate) => candidate.site_id === SITE)!;
+  const record = page.getByTestId("record-context");
+  await expect(record).toHaveText(
+    `Participant: ${participant.fname} ${participant.lname} Subject id: ${participant.subject_id}Study: ${study.study_name}Site: ${site.site_label}`,
+  );
+}
 
 async function openParticipant(page: Page, participantId: number) {
   await signInAs(page, COORDINATOR, DEMO_PASSWORD);
@@ -96,7 +119,10 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
   // 1 of (17 items + introduction + the submission step).
   await expect(page.getByText("1 of 19")).toBeVisible();
+  // Whose record this is: the participant, subject id, study and site under the title (issue 26).
+  await expectRecordContext(page, 153);
   await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "instruments", "record-context", { fullPage: false });
   await survey.begin().click();
 
   // A required item: Next waits for an answer; there is no Skip.

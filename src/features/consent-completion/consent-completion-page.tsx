@@ -72,6 +72,7 @@ import { ConsentShareMenu } from "./consent-share-menu.tsx";
 import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
 import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx";
+import { useStudySiteNames, type RecordFacts } from "../../survey/runner/record-context.tsx";
 import { consentEvent, type ConsentEventContext } from "./consent-events.ts";
 
 const sentMessage = msg({ id: "consent_sent", message: "The consent was sent." });
@@ -386,6 +387,11 @@ function LoadedConsent(props: LoadedProps) {
   const signing = useRef<ConsentSigning | undefined>(undefined);
   const participantName = `${data.participant.firstname} ${data.participant.lastname}`.trim();
   const title = data.title;
+  const { studyName, siteName } = useStudySiteNames(studyId, siteId);
+  const record = useMemo<RecordFacts>(
+    () => ({ participantName, subjectId: data.participant.subject_id, studyName, siteName }),
+    [participantName, data.participant.subject_id, studyName, siteName],
+  );
 
   const askPassword = useCallback(
     (role: SignerRole) =>
@@ -562,6 +568,7 @@ function LoadedConsent(props: LoadedProps) {
         kind="consent"
         definition={session.definition}
         title={title}
+        record={record}
         draft={resumable}
         initialFlow={initialFlow}
         readOnlyIds={session.readOnlyIds}
@@ -580,6 +587,7 @@ function LoadedConsent(props: LoadedProps) {
           userId={userId}
           signerName={props.userName}
           role={passwordRequest.role}
+          record={record}
           onAccepted={(accepted) => {
             passwordRequest.resolve(accepted);
             setPasswordRequest(null);

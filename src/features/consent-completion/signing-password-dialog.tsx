@@ -12,6 +12,7 @@ import type { SignerRole } from "../../../core/contracts/roles.ts";
 import { MEANING_TEXTS } from "../../survey/questions/consent-signature-question.tsx";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { TextField } from "../../widgets/field/text-field.tsx";
+import { RecordContext, type RecordFacts } from "../../survey/runner/record-context.tsx";
 
 export type AcceptedSigning = { kid: string; passwordCiphertext: string; capturedAt: Date };
 
@@ -19,6 +20,8 @@ export function SigningPasswordDialog(props: {
   userId: number;
   signerName: string;
   role: SignerRole;
+  /** Whose consent is signed: the participant, subject id, study and site. */
+  record?: RecordFacts;
   onAccepted: (signing: AcceptedSigning) => void;
   onCancel: () => void;
 }) {
@@ -90,6 +93,7 @@ export function SigningPasswordDialog(props: {
         </>
       }
     >
+      {props.record ? <RecordContext record={props.record} /> : null}
       <p>
         <Trans id="consent_signing_body">
           {name}, type your password to sign. Your signature means: {meaning}. It is the legally binding

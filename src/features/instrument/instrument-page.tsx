@@ -11,7 +11,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { instrumentListKeys } from "../../api/instruments-api.ts";
-import { participantKeys } from "../../api/participants-api.ts";
+import { participantKeys, participantQuery } from "../../api/participants-api.ts";
+import { isProvisionalParticipantId } from "../../outbox/provisional-participants.ts";
+import { useStudySiteNames, type RecordFacts } from "../../survey/runner/record-context.tsx";
 import { surveyDefinitionQuery } from "../../api/survey-definition-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { DefinitionFileError } from "../../survey/read-definition-body.ts";
@@ -72,6 +74,27 @@ function useInstrumentEvents(eventContext: InstrumentEventContext, write: WriteC
   );
 }
 
+/**
+ * Whose record this is: the participant as the participant page read them (kept on the device;
+ * not fetched again here), the study and site from the user's permissions. A participant
+ * enrolled on this device (not known to the server yet) is named by the study and site only.
+ */
+function useInstrumentRecord(studyId: number, siteId: number, participantId: number): RecordFacts {
+  const participant = useQuery({
+    ...participantQuery(studyId, siteId, participantId),
+    enabled: !isProvisionalParticipantId(participantId),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+  const names = useStudySiteNames(studyId, siteId);
+  const data = participant.data;
+  return {
+    participantName: data ? `${data.fname} ${data.lname}`.trim() : "",
+    subjectId: data?.subject_id ?? "",
+    ...names,
+  };
+}
+
 export function InstrumentPage(props: InstrumentPageProps) {
   const { studyId, siteId, participantId, instrumentId, instrument, searchStr, instanceId } = props;
   const { t } = useLingui();
@@ -93,6 +116,7 @@ export function InstrumentPage(props: InstrumentPageProps) {
     formId: `instrument:${instrumentId}:${instanceId ?? "new"}`,
   });
   const draft = useSurveyDraft(draftKey, user?.id);
+  const record = useInstrumentRecord(studyId, siteId, participantId);
 
   // The loader stops on a download failure and says so once (spec 02 section 8).
   const downloadFailed =
@@ -196,6 +220,7 @@ export function InstrumentPage(props: InstrumentPageProps) {
       draftKey={draftKey}
       draftStatus={draft.status}
       saveDraft={draft.save}
+      record={record}
     />
   );
 }
@@ -210,6 +235,7 @@ type LoadedProps = InstrumentPageProps & {
   draftKey: string;
   draftStatus: DraftStatus;
   saveDraft: (draft: SurveyDraft) => Promise<void>;
+  record: RecordFacts;
 };
 
 function LoadedInstrument(props: LoadedProps) {
@@ -332,6 +358,7 @@ function LoadedInstrument(props: LoadedProps) {
       <SurveyRunner
         definition={definition}
         title={props.title}
+        record={props.record}
         draft={resumable}
         definitionKey={definitionKey}
         saveDraft={save}

@@ -29,6 +29,7 @@ import {
   type SurveySession,
 } from "./survey-session.ts";
 import { useDraftAutosave } from "./use-draft-autosave.ts";
+import { RecordContext, type RecordFacts } from "./record-context.tsx";
 import "./survey-runner.css";
 
 /** Next scrolls to the following question after this delay (spec 02 section 9). */
@@ -66,6 +67,8 @@ export type SurveyRunnerProps = {
    * once, without the submission step.
    */
   finishOnLastQuestion?: boolean;
+  /** Whose record this is: the participant, subject id, study and site, under the title. */
+  record?: RecordFacts;
   /** The page renders some questions itself (the consent signature, the consent prompt); undefined: QuestionBody. */
   renderQuestion?: (question: Question, props: QuestionProps) => ReactNode | undefined;
 };
@@ -183,6 +186,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
         >
           <span aria-hidden="true">×</span>
         </button>
+        {props.record ? <RecordContext record={props.record} /> : null}
         <div className="survey__progress">
           <progress
             max={stepCount}
