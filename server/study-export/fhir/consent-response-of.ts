@@ -120,7 +120,9 @@ export function consentResponseOf(
       url: CLINRO_EXTENSION.consentSessions,
       valueString: consent.sessions.map((session) => `${session.endpoint}:${session.id}`).join(" "),
     },
-    ...(context.site ? [{ url: CLINRO_EXTENSION.site, valueString: context.site.label }] : []),
+    ...(context.site && context.site.label.trim() !== ""
+      ? [{ url: CLINRO_EXTENSION.site, valueString: context.site.label }]
+      : []),
     ...consent.sessions.flatMap((session) =>
       session.signatures.map((signature) => signatureExtension(signature, session, context)),
     ),

@@ -179,7 +179,8 @@ export function questionnaireResponseOf(
       valueDateTime: new Date(submission.deviceStartedAt).toISOString(),
     });
   }
-  if (context.site) extension.push({ url: CLINRO_EXTENSION.site, valueString: context.site.label });
+  if (context.site && context.site.label.trim() !== "")
+    extension.push({ url: CLINRO_EXTENSION.site, valueString: context.site.label });
   if (submission.browserInfo.trim() !== "")
     extension.push({ url: CLINRO_EXTENSION.browser, valueString: submission.browserInfo });
   const items = responseItemsOf(context.definition, submission.answers, submission.scores);
