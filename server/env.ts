@@ -1,7 +1,9 @@
 /**
  * The server's environment, parsed once. No other server module reads process.env.
  */
+import path from "node:path";
 import { z } from "zod";
+import type { DatabaseOptions } from "./db/client.ts";
 import { iceServers } from "../core/contracts/visits.ts";
 
 /** VIDEO_ICE_SERVERS: a JSON array of RTCIceServer entries. */
@@ -108,4 +110,11 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
 /** What an empty database is seeded with: SEED, else the demo on the embedded database only. */
 export function seedChoice(env: Pick<ServerEnv, "SEED" | "DATABASE_URL">): "demo" | "none" {
   return env.SEED ?? (env.DATABASE_URL ? "none" : "demo");
+}
+
+/** The database the environment names: PostgreSQL at DATABASE_URL, else PGlite in DATA_DIR. */
+export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
+  return env.DATABASE_URL
+    ? { kind: "postgres", url: env.DATABASE_URL }
+    : { kind: "pglite", dataDir: path.join(env.DATA_DIR, "pglite") };
 }

@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import { loadSigningSecret, createTokenSigner } from "./auth/tokens.ts";
 import { buildApp } from "./app.ts";
-import { openDatabase, type DatabaseOptions } from "./db/client.ts";
+import { openDatabase } from "./db/client.ts";
 import { users } from "./db/schema.ts";
 import {
   DEMO_ACCOUNTS,
@@ -18,21 +18,15 @@ import {
 } from "./seed/demo.ts";
 import { mailDemoVisitInvitations } from "./seed/demo-visits.ts";
 import { sendActivationMail } from "./users/account-mail.ts";
-import { seedChoice, type ServerEnv } from "./env.ts";
+import { databaseOptionsFrom, seedChoice, type ServerEnv } from "./env.ts";
 import { videoSettingsFrom } from "./visits/video-settings.ts";
 import { importFilesFromDisk } from "./files/file-store.ts";
-import path from "node:path";
 import { errorSummary } from "./http/error-summary.ts";
 
 /** What a server on an empty, unseeded database says: the one command that makes it usable. */
 export const FIRST_ADMINISTRATOR_HINT =
   "No user yet. Create the first administrator with: npm run clinro -- admin create --email E --name N";
 
-export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
-  return env.DATABASE_URL
-    ? { kind: "postgres", url: env.DATABASE_URL }
-    : { kind: "pglite", dataDir: path.join(env.DATA_DIR, "pglite") };
-}
 
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   const handle = await openDatabase(database);

@@ -35,7 +35,7 @@ import { PARTICIPANT_USAGE, runParticipantCommand } from "./participant-commands
 import { ADMIN_USAGE, runAdminCommand } from "./admin-commands.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
-import { readEnv } from "../env.ts";
+import { databaseOptionsFrom, readEnv } from "../env.ts";
 import {
   importInstrument,
   readDefinitionFile,
@@ -47,7 +47,6 @@ import {
   readStandardInstrument,
   storeImportedInstrument,
 } from "../instrument-import/import-standard-instrument.ts";
-import { databaseOptionsFrom } from "../start.ts";
 import type { AccountMailDeps } from "../users/account-mail.ts";
 import { parseVisitSchedule, runVisitSchedule, VISIT_USAGE } from "./visit-schedule.ts";
 import { reportImportFailure } from "./import-failure.ts";

@@ -4,12 +4,8 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { sql, type SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
@@ -122,6 +118,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   if (options.dataDir !== undefined) await makePrivateDir(options.dataDir);
   // One process at a time on a data directory (the server, or the clinro command): see pglite-lock.ts.
   const unlock = options.dataDir !== undefined ? await lockPgliteDataDir(options.dataDir) : async () => {};
+  // Loaded only here: PGlite's WebAssembly build takes tens of megabytes that a server or command
+  // on PostgreSQL never needs (the export command's memory, issue 25).
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.
   // (The one-object form: with an undefined data directory, new PGlite(dir, options) drops options.)
   const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
