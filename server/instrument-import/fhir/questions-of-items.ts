@@ -524,7 +524,6 @@ function readQuestionItem(item: QuestionnaireItem, reader: Reader, inherited: Qu
     } else {
       question.choices = choices;
       question.choices_order = order;
-      if (question.type === "select_multiple") question.attributes.allowMultipleAnswers = true;
       if (question.type === "likert" && !(LIKERT_CHOICE_COUNTS as readonly number[]).includes(order.length)) {
         reader.report({
           source: item.linkId,

@@ -130,7 +130,6 @@ function writtenAttributes(questionType: string): Set<string> {
     written.add("min").add("max").add("unit");
   }
   if (questionType === "numeric_rating_scale") written.add("min_label").add("max_label");
-  if (questionType === "select_multiple") written.add("allowMultipleAnswers");
   return written;
 }
 
