@@ -334,6 +334,87 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
     ]);
   });
 
+  it("reads a group shown as a table, whose rows share their options, as a matrix", () => {
+    const options = [
+      {
+        valueCoding: { code: "no", display: "No" },
+        extension: [{ url: "http://hl7.org/fhir/StructureDefinition/ordinalValue", valueDecimal: 0 }],
+      },
+      {
+        valueCoding: { code: "yes", display: "Yes" },
+        extension: [{ url: "http://hl7.org/fhir/StructureDefinition/ordinalValue", valueDecimal: 1 }],
+      },
+    ];
+    const { definition, report } = readJson(
+      minimal([
+        {
+          linkId: "sleep",
+          text: "In the past week, did you...",
+          type: "group",
+          extension: [
+            {
+              url: "http://hl7.org/fhir/StructureDefinition/questionnaire-itemControl",
+              valueCodeableConcept: {
+                coding: [{ system: "http://hl7.org/fhir/questionnaire-item-control", code: "table" }],
+              },
+            },
+          ],
+          item: [
+            {
+              linkId: "sleep/late",
+              text: "...sleep late?",
+              type: "choice",
+              required: true,
+              answerOption: options,
+            },
+            {
+              linkId: "sleep/wake",
+              text: "...wake at night?",
+              type: "choice",
+              answerOption: options,
+              code: [{ system: "http://example.org", code: "W" }],
+            },
+          ],
+        },
+        {
+          linkId: "total",
+          text: "Total",
+          type: "integer",
+          readOnly: true,
+          extension: [
+            {
+              url: "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression",
+              valueExpression: {
+                language: "text/fhirpath",
+                expression: "%resource.repeat(item).where(linkId='sleep').item.answer.value.weight().sum()",
+              },
+            },
+          ],
+        },
+      ]),
+    );
+    expect(definition.questions["sleep"]).toMatchObject({
+      type: "matrix",
+      label: "In the past week, did you...",
+      choices_order: ["no", "yes"],
+      questions_order: ["late", "wake"],
+      questions: { late: { label: "...sleep late?", attributes: { required: true } } },
+    });
+    expect(report).toEqual([{ source: "sleep/wake", problem: "code http://example.org|W not imported" }]);
+    const now = new Date();
+    const records = [
+      makeRecord(
+        definition.questions["sleep"]!,
+        [
+          { ...chosen(definition, "sleep", "yes"), question: "late" },
+          { ...chosen(definition, "sleep", "yes"), question: "wake" },
+        ],
+        now,
+      ),
+    ];
+    expect(scoreSurvey(definition, lookupOf(records)).map((score) => score.final_value)).toEqual([2]);
+  });
+
   it("a file cannot change what the questions inherit through __proto__", () => {
     const { definition, report } = readJson(
       minimal([

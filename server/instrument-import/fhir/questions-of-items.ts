@@ -415,9 +415,9 @@ function matrixOf(
   const first = JSON.stringify(rows[0]!.answerOption ?? rows[0]!.answerValueSet);
   if (!rows.every((row) => JSON.stringify(row.answerOption ?? row.answerValueSet) === first)) return false;
 
-  const question = baseQuestion(item, "matrix", reader);
   const { choices, order } = choicesOf(rows[0]!, reader);
   if (order.length === 0) return false;
+  const question = baseQuestion(item, "matrix", reader);
   question.choices = choices;
   question.choices_order = order;
   const subs: Record<string, SubQuestion> = {};
@@ -428,6 +428,7 @@ function matrixOf(
     subs[id] = { id, label: row.text ?? "", attributes: { required: row.required === true } };
     subOrder.push(id);
     reader.reading.targets.set(row.linkId, { questionId: question.id, subQuestionId: id });
+    reportLeftovers(row, reader);
     if (row.enableWhen)
       reader.report({
         source: row.linkId,
@@ -476,6 +477,7 @@ function multipleFieldOf(
     };
     order.push(id);
     reader.reading.targets.set(field.linkId, { questionId: question.id, subQuestionId: id });
+    reportLeftovers(field, reader);
   }
   question.questions = subs;
   question.questions_order = order;
