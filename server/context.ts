@@ -26,6 +26,11 @@ export type AppContext = {
   notifications?: DatabaseNotifications;
   /** Reached through a proxy that terminates TLS: every answer carries Strict-Transport-Security. */
   behindTlsProxy?: boolean;
+  /**
+   * The PUBLIC_URL the site configured (not the mail links' localhost default): FHIR exports name
+   * their Questionnaires with canonical URLs under it; without it, with urn: names.
+   */
+  publicUrl?: string;
   /** The built app to serve; undefined serves the API alone (API tests). */
   staticDir?: string;
 };

@@ -27,7 +27,6 @@ import { errorSummary } from "./http/error-summary.ts";
 export const FIRST_ADMINISTRATOR_HINT =
   "No user yet. Create the first administrator with: npm run clinro -- admin create --email E --name N";
 
-
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   const handle = await openDatabase(database);
   const seed = seedChoice(env);
@@ -53,6 +52,7 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
       video: videoSettingsFrom(env),
       signingSecret: secret,
       notifications: handle.notifications,
+      ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
       mail: {
         smtpUrl: env.SMTP_URL,
         from: env.MAIL_FROM,

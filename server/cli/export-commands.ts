@@ -20,6 +20,7 @@ import {
   type FhirLayout,
 } from "../../core/contracts/study-export.ts";
 import type { DatabaseHandle } from "../db/client.ts";
+import { readEnv } from "../env.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { recordStudyExport } from "../study-export/export-audit.ts";
 import {
@@ -177,7 +178,10 @@ export async function runExportCommand(
       output.err(`${error.message} Nothing was exported.`);
       return 1;
     }
-    const options = { layout: command.layout ?? "bundle" } as const;
+    const options = {
+      layout: command.layout ?? "bundle",
+      publicUrl: readEnv().PUBLIC_URL,
+    } as const;
     // Opened before anything is recorded: a file that exists already exports nothing.
     let file: FileHandle | undefined;
     if (command.out !== undefined) {

@@ -5,7 +5,10 @@
  *
  * Adding a format is one entry in EXPORT_WRITERS, e.g.
  *   odm: { file: () => ODM_FILE, write: (source) => writeOdmExport(source) },
- *   fhir: { file: fhirFile, write: (source, { layout }) => writeFhirExport(source, layout) },
+ *   fhir: {
+    file: fhirFile,
+    write: (source, { layout, publicUrl }) => writeFhirExport(source, layout, { publicUrl }),
+  },
  */
 import {
   EXPORT_CONTENT_TYPES,
@@ -20,6 +23,8 @@ import { writeOdmExport } from "./odm/write-odm-export.ts";
 export type ExportOptions = {
   /** FHIR only: one Bundle, or NDJSON (one resource a line, as FHIR Bulk Data writes it). */
   layout: FhirLayout;
+  /** The portal's public address (PUBLIC_URL): FHIR canonical URLs start with it; else urn: names. */
+  publicUrl?: string | undefined;
 };
 
 export type ExportFile = { contentType: string; extension: string };

@@ -66,7 +66,7 @@ export function exportRoutes(app: FastifyInstance, ctx: AppContext) {
     const issues = await exportScopeIssues(ctx.db, scope);
     if (issues.length > 0) throw invalidRequest(issues);
 
-    const options: ExportOptions = { layout: query.layout ?? "bundle" };
+    const options: ExportOptions = { layout: query.layout ?? "bundle", publicUrl: ctx.publicUrl };
     const source = await readExportSource(ctx.db, scope);
     await recordStudyExport(ctx.db, {
       actorUserId: user.id,
