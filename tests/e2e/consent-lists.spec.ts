@@ -350,7 +350,9 @@ test("arriving from a finished consent says what it achieved and who is next, un
   await expect(consent.signedMessage()).toHaveCount(0);
 });
 
-test("'see consent' downloads the completed consent as a PDF", async ({ page }) => {
+test("'see consent' opens the completed consent in the PDF viewer, with download and print", async ({
+  page,
+}) => {
   await signedIn(page, COORDINATOR);
   const consentId = await mainConsentId(page);
   const consent = new ConsentParticipantsPage(page);
@@ -358,15 +360,35 @@ test("'see consent' downloads the completed consent as a PDF", async ({ page }) 
   const completed = participantsOf(boston).find(
     (p) => p.consent_participant_status === "complete" && p.subject_id !== "",
   )!;
-  const downloaded = page.waitForEvent("download");
   await consent
     .row(completed.id)
     .getByRole("button", { name: /^See consent/ })
     .click();
+  // The app's viewer (issue 26), not a silent download: the pages drawn, named for the participant.
+  const viewer = page.getByRole("dialog", {
+    name: `${MAIN_CONSENT}: ${completed.firstname} ${completed.lastname}`,
+  });
+  await expect(viewer).toBeVisible();
+  await expect(viewer).toContainText(`(${completed.subject_id})`);
+  await expect(viewer.locator(".pdf-question__page canvas").first()).toBeVisible({ timeout: 30_000 });
+  expect(
+    await viewer
+      .locator(".pdf-question__page canvas")
+      .first()
+      .evaluate((c: HTMLCanvasElement) => c.width),
+  ).toBeGreaterThan(0);
+  await expect(viewer.getByRole("button", { name: "Print" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "consents", "see-consent", { fullPage: false });
+  const downloaded = page.waitForEvent("download");
+  await viewer.getByRole("button", { name: "Download" }).click();
   const download = await downloaded;
   expect(download.suggestedFilename()).toBe(
     `Main-Study-Informed-Consent-v${completed.consent_version}-${completed.subject_id}.pdf`,
   );
   const bytes = await readFile(await download.path());
   expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+  await viewer.getByRole("button", { name: "Close" }).click();
+  await expect(viewer).toHaveCount(0);
+  await expect(consent.row(completed.id).getByRole("button", { name: /^See consent/ })).toBeFocused();
 });

@@ -1,7 +1,7 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import {
   consentDownloadFailMessage,
   consentParticipantsQuery,
@@ -14,10 +14,10 @@ import type { ConsentParticipantStatus } from "../../../core/contracts/consents.
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { SearchBox } from "../../widgets/table/search-box.tsx";
-import { downloadBlob } from "../../widgets/download/download-blob.ts";
 import { showToast, TOAST_ERROR_MS } from "../../widgets/toast/toast-store.ts";
 import { completedConsentFileName } from "./completed-consent-file.ts";
 import { ConsentAccessDenied } from "./consent-access-denied.tsx";
+import { ConsentDocumentModal, type ConsentDocument } from "./consent-document-modal.tsx";
 import {
   CONSENT_GROUPS,
   actionOfGroup,
@@ -311,6 +311,8 @@ function ParticipantAction({
   role: string | undefined;
 }) {
   const [downloading, setDownloading] = useState(false);
+  const [viewing, setViewing] = useState<ConsentDocument | null>(null);
+  const seeButton = useRef<HTMLButtonElement>(null);
   const action = actionOfGroup(group, participant, role);
   // Several rows hold the same action: the participant's name tells them apart for a screen reader.
   const whose = (
@@ -328,14 +330,17 @@ function ParticipantAction({
         participantId: participant.id,
         consentId: participant.consent_id,
       });
-      downloadBlob(
-        completedConsentFileName({
+      setViewing({
+        blob,
+        fileName: completedConsentFileName({
           title,
           version: participant.consent_version,
           subjectId: participant.subject_id,
         }),
-        blob,
-      );
+        title,
+        participantName: `${participant.firstname} ${participant.lastname}`.trim(),
+        subjectId: participant.subject_id,
+      });
     } catch (error) {
       // A 403 is handled here (no logout for one document); other failures have had their toast.
       if (error instanceof ApiError && error.status === 403) {
@@ -391,16 +396,26 @@ function ParticipantAction({
       return mailButton(action.href);
     case "download":
       return (
-        <button
-          type="button"
-          className="link-button"
-          disabled={downloading}
-          aria-busy={downloading}
-          onClick={() => void download()}
-        >
-          <Trans id="consents_action_see_consent">See consent</Trans>
-          {whose}
-        </button>
+        <>
+          <button
+            ref={seeButton}
+            type="button"
+            className="link-button"
+            disabled={downloading}
+            aria-busy={downloading}
+            onClick={() => void download()}
+          >
+            <Trans id="consents_action_see_consent">See consent</Trans>
+            {whose}
+          </button>
+          {viewing ? (
+            <ConsentDocumentModal
+              document={viewing}
+              onClose={() => setViewing(null)}
+              returnFocusTo={seeButton}
+            />
+          ) : null}
+        </>
       );
     case "none":
       return null;

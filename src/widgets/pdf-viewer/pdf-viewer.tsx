@@ -16,7 +16,11 @@ pdfjs.GlobalWorkerOptions.workerSrc = new URL(
 /** Width of a drawn PDF page, in CSS pixels (spec 02 section 9). */
 export const PDF_PAGE_WIDTH_PX = 600;
 
-export function PdfViewer({ url }: { url: string }) {
+/**
+ * url: the document's address, or the document itself as a Blob (read in the page: the
+ * Content-Security-Policy lets pdf.js fetch no blob: URL).
+ */
+export function PdfViewer({ url }: { url: string | Blob }) {
   const [pageCount, setPageCount] = useState(0);
   return (
     <Document
