@@ -120,12 +120,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const unlock = options.dataDir !== undefined ? await lockPgliteDataDir(options.dataDir) : async () => {};
   // Loaded only here: PGlite's WebAssembly build takes tens of megabytes that a server or command
   // on PostgreSQL never needs (the export command's memory, issue 25).
-  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("@electric-sql/pglite/contrib/pg_trgm"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
+  const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
+    [
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+      import("drizzle-orm/pglite"),
+      import("drizzle-orm/pglite/migrator"),
+    ],
+  );
   // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.
   // (The one-object form: with an undefined data directory, new PGlite(dir, options) drops options.)
   const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
