@@ -12,7 +12,10 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
-export const ODM_SCHEMA_PATH = path.resolve(repoRoot, "../shared/standards/cdisc-odm-1.3.2/ODM1-3-2.xsd");
+/** ODM_SCHEMA_PATH names it elsewhere (.ci/run sets it for a clone made away from ../shared). */
+export const ODM_SCHEMA_PATH =
+  process.env["ODM_SCHEMA_PATH"] ||
+  path.resolve(repoRoot, "../shared/standards/cdisc-odm-1.3.2/ODM1-3-2.xsd");
 
 function xmllintFound(): boolean {
   try {
