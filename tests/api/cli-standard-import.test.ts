@@ -4,76 +4,40 @@
  * next definition version of the same slug), the import report printed; a refused file stores
  * nothing. On PGlite and PostgreSQL.
  */
-import { randomUUID } from "node:crypto";
-import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
-import { runCli } from "../../server/cli/run-cli.ts";
-import { instrumentDefinitions, instruments, participants, users } from "../../server/db/schema.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import {
+  definitionVersions,
+  importedInstrument,
+  importInstrument,
+  runClinro,
+  temporaryFolder,
+} from "../support/cli-runs.ts";
 import { rowCounts } from "../support/row-counts.ts";
-import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+import { chosen } from "../support/submissions.ts";
+import {
+  newParticipant,
+  postSubmissionAsDemoCoordinator,
+  servedDefinition,
+} from "../support/submitted-study.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/redcap");
 
-let workDir = "";
-beforeAll(async () => {
-  workDir = await mkdtemp(path.join(tmpdir(), "clinro-standard-import-"));
-});
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
-
-function capture() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    output: { out: (line: string) => out.push(line), err: (line: string) => err.push(line) },
-    out,
-    err,
-  };
-}
+const inWorkDir = temporaryFolder("clinro-standard-import-");
 
 describeOnEachDatabase("clinro instrument import --from", (api) => {
-  const run = async (args: string[]) => {
-    const captured = capture();
-    const code = await runCli(args, captured.output, { database: api.handle });
-    return { code, out: captured.out.join("\n"), err: captured.err.join("\n") };
-  };
-  const instrumentOf = async (studyId: number, slug: string) => {
-    const rows = await api.db
-      .select()
-      .from(instruments)
-      .where(and(eq(instruments.studyId, studyId), eq(instruments.slug, slug)));
-    expect(rows).toHaveLength(1);
-    return rows[0]!;
-  };
-  const versionsOf = (instrumentId: number) =>
-    api.db
-      .select()
-      .from(instrumentDefinitions)
-      .where(eq(instrumentDefinitions.instrumentId, instrumentId))
-      .orderBy(instrumentDefinitions.versionNumber);
+  const redcapImport = (file: string, studyId: number, options: string[] = []) =>
+    importInstrument(api, { from: "redcap", file, studyId, options });
 
   it("imports the PHQ-9 data dictionary as a new clinician instrument and prints the import report", async () => {
     const file = path.join(fixtures, "phq9-data-dictionary.csv");
-    const result = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      file,
-      "--study",
-      "101",
-      "--name",
-      "PHQ-9",
-    ]);
+    const result = await redcapImport(file, 101, ["--name", "PHQ-9"]);
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(result.out).toMatch(
@@ -81,9 +45,9 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     );
     expect(result.out).toContain("Import report: 1 thing not mapped, or mapped in part:");
     expect(result.out).toContain("  record_id: the record id field");
-    const created = await instrumentOf(101, "phq9");
+    const created = await importedInstrument(api, 101, "phq9");
     expect(created).toMatchObject({ displayName: "PHQ-9", instrumentType: "CLINRO" });
-    const [stored] = await versionsOf(created.id);
+    const [stored] = await definitionVersions(api, created.id);
     const parsed = parseSurveyDefinition(stored!.definition);
     expect(parsed.ok).toBe(true);
     expect(stored!.definition).toMatchObject({
@@ -93,78 +57,44 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
   });
 
   it("imports HAM-A, and GAD-7 from an instrument zip; everything mapped says so", async () => {
-    const hama = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      path.join(fixtures, "hama-data-dictionary.csv"),
-      "--study",
-      "101",
+    const hama = await redcapImport(path.join(fixtures, "hama-data-dictionary.csv"), 101, [
       "--permissions",
       "16",
     ]);
     expect(hama.code).toBe(0);
     expect(hama.out).toContain("hama_severe_notes: a notes field becomes a text question");
-    expect(await instrumentOf(101, "hama")).toMatchObject({ permissions: ["16"], displayName: "Hama" });
+    expect(await importedInstrument(api, 101, "hama")).toMatchObject({
+      permissions: ["16"],
+      displayName: "Hama",
+    });
 
-    const zip = path.join(workDir, "GAD-7.zip");
+    const zip = inWorkDir("GAD-7.zip");
     const csv = await readFile(path.join(fixtures, "gad7-data-dictionary.csv"));
     await writeFile(
       zip,
       zipSync({ "instrument.csv": new Uint8Array(csv), "OriginID.txt": strToU8("redcap.example.org") }),
     );
-    const gad = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      zip,
-      "--study",
-      "101",
-      "--slug",
-      "gad-7",
-    ]);
+    const gad = await redcapImport(zip, 101, ["--slug", "gad-7"]);
     expect(gad.err).toBe("");
     expect(gad.code).toBe(0);
     expect(gad.out).toContain("Import report: everything mapped.");
-    const [stored] = await versionsOf((await instrumentOf(101, "gad-7")).id);
+    const [stored] = await definitionVersions(api, (await importedInstrument(api, 101, "gad-7")).id);
     expect(stored!.definition).toMatchObject({ questions: { gad7_items: { type: "matrix" } } });
   });
 
   it("adds definition version 2 when the same slug is imported again", async () => {
-    const file = path.join(workDir, "hamd_redcap.csv");
+    const file = inWorkDir("hamd_redcap.csv");
     await copyFile(path.join(fixtures, "hama-data-dictionary.csv"), file);
-    const first = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      file,
-      "--study",
-      "102",
-      "--slug",
-      "ham-a",
-    ]);
+    const first = await redcapImport(file, 102, ["--slug", "ham-a"]);
     expect(first.code).toBe(0);
-    const second = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      file,
-      "--study",
-      "102",
-      "--slug",
-      "ham-a",
-    ]);
+    const second = await redcapImport(file, 102, ["--slug", "ham-a"]);
     expect(second.err).toBe("");
     expect(second.code).toBe(0);
     expect(second.out).toMatch(
       /^Added definition version 2 to instrument \d+ "Hama" \(slug ham-a\) of study 102/,
     );
-    const instrument = await instrumentOf(102, "ham-a");
-    expect((await versionsOf(instrument.id)).map((row) => row.versionNumber)).toEqual([1, 2]);
+    const instrument = await importedInstrument(api, 102, "ham-a");
+    expect((await definitionVersions(api, instrument.id)).map((row) => row.versionNumber)).toEqual([1, 2]);
   });
 
   it("imports the form named with --form from a dictionary holding several", async () => {
@@ -172,60 +102,31 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     const gadRows = (await readFile(path.join(fixtures, "gad7-data-dictionary.csv"), "utf8"))
       .split("\n")
       .slice(1);
-    const file = path.join(workDir, "project.csv");
+    const file = inWorkDir("project.csv");
     await writeFile(file, `${phq.trimEnd()}\n${gadRows.join("\n")}`);
-    const result = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      file,
-      "--study",
-      "101",
-      "--form",
-      "gad7",
-      "--slug",
-      "gad7-from-project",
-    ]);
+    const result = await redcapImport(file, 101, ["--form", "gad7", "--slug", "gad7-from-project"]);
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(result.out).toContain("form phq9: not imported");
-    const [stored] = await versionsOf((await instrumentOf(101, "gad7-from-project")).id);
+    const [stored] = await definitionVersions(
+      api,
+      (await importedInstrument(api, 101, "gad7-from-project")).id,
+    );
     expect(stored!.definition).toMatchObject({ order: ["gad7_items", "gad7_difficulty"] });
   });
 
   it("takes a submission of an imported PHQ-9, the server scoring it as the instrument does", async () => {
     const file = path.join(fixtures, "phq9-data-dictionary.csv");
-    const imported = await run([
-      "instrument",
-      "import",
-      "--from",
-      "redcap",
-      file,
-      "--study",
-      "101",
-      "--slug",
-      "phq9-scored",
-    ]);
+    const imported = await redcapImport(file, 101, ["--slug", "phq9-scored"]);
     expect(imported.code).toBe(0);
-    const instrument = await instrumentOf(101, "phq9-scored");
-    const served = await api.request(
-      "GET",
-      `/control/admin/studies/101/instruments/${instrument.id}/phq9-scored`,
-      {
-        token: await api.signIn("staff3@demo.test"),
-      },
+    const instrument = await importedInstrument(api, 101, "phq9-scored");
+    const definition = await servedDefinition(
+      api,
+      await api.signIn("staff3@demo.test"),
+      instrument.id,
+      "phq9-scored",
     );
-    expect(served.statusCode).toBe(200);
-    const definition = parseDefinitionOrThrow(definitionJsonOf(served));
-    const [participant] = await api.db
-      .insert(participants)
-      .values({ studyId: 101, siteId: 1011, fname: "Imported", lname: "Scale" })
-      .returning({ id: participants.id });
-    const [coordinator] = await api.db
-      .select()
-      .from(users)
-      .where(eq(users.username, "coordinator@demo.test"));
+    const participantId = await newParticipant(api, { fname: "Imported", lname: "Scale" });
 
     const items = [3, 2, 2, 1, 0, 1, 2, 1, 0]; // 12: moderate (band 2)
     const answers = {
@@ -238,32 +139,24 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
       ),
       phq9_difficulty: [chosen(definition, "phq9_difficulty", "1")],
     };
-    const payload = payloadFor(definition, answers, {
-      user: { id: coordinator!.id, username: coordinator!.username },
+    const receipt = await postSubmissionAsDemoCoordinator(api, {
+      participantId,
       instrumentId: instrument.id,
-      instanceId: randomUUID(),
+      form: definition,
+      answers,
+      headers: { version: "010" },
     });
-    const response = await api.request(
-      "POST",
-      `/control/clinro/participant/${participant!.id}/instruments/${instrument.id}/submission`,
-      {
-        token: await api.signIn("coordinator@demo.test"),
-        body: [payload] as unknown as object,
-        headers: { "idempotency-key": randomUUID(), version: "010" },
-      },
-    );
-    expect(response.statusCode).toBe(201);
-    expect((response.json() as { scores: unknown }).scores).toEqual([
+    expect(receipt.scores).toEqual([
       expect.objectContaining({ id: "phq9_total", final_value: 12 }),
       expect.objectContaining({ id: "phq9_severity", final_value: 2 }),
     ]);
   });
 
   it("refuses a file its reader cannot read with exit code 1 and the reason, storing nothing", async () => {
-    const notDictionary = path.join(workDir, "participants.csv");
+    const notDictionary = inWorkDir("participants.csv");
     await writeFile(notDictionary, "name,email\nAda,ada@example.org\n");
-    const missing = path.join(workDir, "missing.csv");
-    const zip = path.join(workDir, "empty.zip");
+    const missing = inWorkDir("missing.csv");
+    const zip = inWorkDir("empty.zip");
     await writeFile(zip, zipSync({ "readme.txt": strToU8("nothing here") }));
     const before = await rowCounts(api.db);
     const cases: [string[], string][] = [
@@ -275,7 +168,7 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     ];
     for (const [args, reason] of cases) {
       const study = args.includes("--study") ? [] : ["--study", "101"];
-      const result = await run(["instrument", "import", "--from", "redcap", ...args, ...study]);
+      const result = await runClinro(api, ["instrument", "import", "--from", "redcap", ...args, ...study]);
       expect(result.code, reason).toBe(1);
       expect(result.err, reason).toContain(reason);
       expect(result.err, reason).toContain("nothing was imported");
@@ -286,27 +179,22 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
 
   it("says which formats exist, that --form is REDCap's, and which formats cannot be imported yet", async () => {
     const file = path.join(fixtures, "phq9-data-dictionary.csv");
-    const unknown = await run(["instrument", "import", "--from", "spss", file, "--study", "101"]);
+    const unknown = await importInstrument(api, { from: "spss", file, studyId: 101 });
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain('--from must be one of fhir, redcap, odm; not "spss"');
-    const form = await run([
-      "instrument",
-      "import",
-      "--from",
-      "fhir",
+    const form = await importInstrument(api, {
+      from: "fhir",
       file,
-      "--study",
-      "101",
-      "--form",
-      "phq9",
-    ]);
+      studyId: 101,
+      options: ["--form", "phq9"],
+    });
     expect(form.code).toBe(2);
     expect(form.err).toContain("--form applies to REDCap dictionaries only");
     const before = await rowCounts(api.db);
     const reader = INSTRUMENT_READERS.odm;
     delete INSTRUMENT_READERS.odm;
     try {
-      const result = await run(["instrument", "import", "--from", "odm", file, "--study", "101"]);
+      const result = await importInstrument(api, { from: "odm", file, studyId: 101 });
       expect(result.code).toBe(1);
       expect(result.err).toBe("The format odm cannot be imported yet; nothing was imported.");
     } finally {
@@ -321,24 +209,19 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
       ["fhir", path.join(standards, "fhir/phq-9.questionnaire.json"), "phq-9-fhir"],
       ["odm", path.join(standards, "odm/phq-9.odm.xml"), "phq-9-odm"],
     ] as const) {
-      const result = await run([
-        "instrument",
-        "import",
-        "--from",
-        format,
+      const result = await importInstrument(api, {
+        from: format,
         file,
-        "--study",
-        "101",
-        "--slug",
-        slug,
-      ]);
+        studyId: 101,
+        options: ["--slug", slug],
+      });
       expect(result.err, format).toBe("");
       expect(result.code, format).toBe(0);
       expect(result.out, format).toMatch(
         new RegExp(`^Created instrument \\d+ ".+" \\(slug ${slug}\\) of study 101`),
       );
       expect(result.out, format).toMatch(/\nImport report: /);
-      const [stored] = await versionsOf((await instrumentOf(101, slug)).id);
+      const [stored] = await definitionVersions(api, (await importedInstrument(api, 101, slug)).id);
       expect(parseSurveyDefinition(stored!.definition).ok, format).toBe(true);
     }
   });

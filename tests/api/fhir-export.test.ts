@@ -20,9 +20,7 @@ import {
   consentSignatures,
   consentSignings,
   instrumentSubmissions,
-  instruments,
   participants,
-  users,
 } from "../../server/db/schema.ts";
 import { readDemoDefinition } from "../../server/seed/demo-instruments.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
@@ -47,13 +45,11 @@ import { writeFhirExport, type FhirExportOptions } from "../../server/study-expo
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import { DRAWING, answerSet } from "../support/fhir-answer-sets.ts";
 import { fhirSchemaErrors, responseProblems } from "../support/fhir-schema.ts";
+import { chosen, parseDefinitionOrThrow, recordsFor } from "../support/submissions.ts";
 import {
-  chosen,
-  definitionJsonOf,
-  parseDefinitionOrThrow,
-  payloadFor,
-  recordsFor,
-} from "../support/submissions.ts";
+  coordinatorSubmittingForNewParticipant,
+  everySelectOneAnswered,
+} from "../support/submitted-study.ts";
 
 const kitchenSink = parseDefinitionOrThrow(readDemoDefinition("kitchen-sink"));
 const hamd = parseDefinitionOrThrow(readDemoDefinition("ham-d-17"));
@@ -637,54 +633,17 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=fhir", (api
   const contentTypes: string[] = [];
 
   beforeAll(async () => {
-    const instrumentId = async (slug: string) =>
-      (
-        await api.db
-          .select({ id: instruments.id })
-          .from(instruments)
-          .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)))
-      )[0]!.id;
-    ids.kitchen = await instrumentId("kitchen-sink");
-    ids.hamd = await instrumentId("ham-d-17");
-    ids.coordinator = (
-      await api.db.select({ id: users.id }).from(users).where(eq(users.username, "coordinator@demo.test"))
-    )[0]!.id;
-    ids.participant = (
-      await api.db
-        .insert(participants)
-        .values({ studyId: 101, siteId: 1011, fname: "Fia", lname: "Hir", subjectId })
-        .returning({ id: participants.id })
-    )[0]!.id;
-    const coordinator = await api.signIn("coordinator@demo.test");
-    const definition = async (id: number, slug: string) =>
-      parseDefinitionOrThrow(
-        definitionJsonOf(
-          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
-            token: coordinator,
-          }),
-        ),
-      );
-    const sink = await definition(ids.kitchen, "kitchen-sink");
-    const hamdServed = await definition(ids.hamd, "ham-d-17");
-    const submit = async (
-      instrumentId: number,
-      form: SurveyDefinition,
-      answers: Record<string, AnswerEntry[]>,
-    ) => {
-      const payload = payloadFor(form, answers, {
-        user: { id: ids.coordinator, username: "coordinator@demo.test" },
-        instrumentId,
-        instanceId: randomUUID(),
-        completion: new Date(Date.now() - 60_000),
-      });
-      const response = await api.request(
-        "POST",
-        `/control/clinro/participant/${ids.participant}/instruments/${instrumentId}/submission`,
-        { token: coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
-      );
-      expect(response.statusCode, response.body).toBe(201);
-    };
-    await submit(ids.kitchen, sink, {
+    const study = await coordinatorSubmittingForNewParticipant(api, {
+      fname: "Fia",
+      lname: "Hir",
+      subjectId,
+    });
+    ids.kitchen = study.kitchenSink.id;
+    ids.hamd = study.hamd.id;
+    ids.coordinator = study.coordinatorId;
+    ids.participant = study.participantId;
+    const sink = study.kitchenSink.definition;
+    await study.submit(study.kitchenSink, {
       color: [chosen(sink, "color", "green")],
       symptoms: [chosen(sink, "symptoms", "nausea")],
       notes: [valueEntry("All good")],
@@ -698,14 +657,9 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=fhir", (api
       ],
       daily_energy: [valueEntry(3)],
     });
-    await submit(
-      ids.hamd,
-      hamdServed,
-      Object.fromEntries(
-        hamdServed.order
-          .filter((id) => hamdServed.questions[id]!.type === "select_one")
-          .map((id) => [id, [chosen(hamdServed, id, "c1")]]),
-      ),
+    await study.submit(
+      study.hamd,
+      everySelectOneAnswered(study.hamd.definition, () => "c1"),
     );
 
     const token = await api.signIn("staff1@demo.test");

@@ -7,13 +7,10 @@
  * server, a refused file storing nothing, and a Questionnaire of the study's own FHIR export
  * imported back as the same instrument.
  */
-import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnswerEntry } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
@@ -21,15 +18,24 @@ import { lookupOf } from "../../core/survey-engine/flow.ts";
 import { scoreSurvey } from "../../core/survey-engine/scores.ts";
 import { isShown } from "../../core/survey-engine/show-if.ts";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
-import { runCli } from "../../server/cli/run-cli.ts";
-import { instrumentDefinitions, instruments, participants, users } from "../../server/db/schema.ts";
 import { readFhirQuestionnaire } from "../../server/instrument-import/fhir/read-fhir-questionnaire.ts";
 import { ImportError } from "../../server/instruments/import-instrument.ts";
 import type { Bundle, Questionnaire } from "../../server/study-export/fhir/fhir-resources.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import {
+  definitionVersions,
+  importedInstrument,
+  importInstrument,
+  temporaryFolder,
+} from "../support/cli-runs.ts";
 import { fhirSchemaErrors } from "../support/fhir-schema.ts";
 import { rowCounts } from "../support/row-counts.ts";
-import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+import { chosen, parseDefinitionOrThrow } from "../support/submissions.ts";
+import {
+  newParticipant,
+  postSubmissionAsDemoCoordinator,
+  servedDefinition,
+} from "../support/submitted-study.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/fhir");
 const FIXTURES = ["phq-9", "gad-7", "ham-a"] as const;
@@ -489,53 +495,18 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
   });
 });
 
-let workDir = "";
-beforeAll(async () => {
-  workDir = await mkdtemp(path.join(tmpdir(), "clinro-fhir-import-"));
-});
-afterAll(async () => {
-  await rm(workDir, { recursive: true, force: true });
-});
+const inWorkDir = temporaryFolder("clinro-fhir-import-");
 
 describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
-  const run = async (args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(
-      args,
-      { out: (line: string) => out.push(line), err: (line: string) => err.push(line) },
-      { database: api.handle },
-    );
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  };
-  const instrumentOf = async (slug: string) => {
-    const rows = await api.db
-      .select()
-      .from(instruments)
-      .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)));
-    expect(rows).toHaveLength(1);
-    return rows[0]!;
-  };
+  const fhirImport = (file: string, options: string[] = []) =>
+    importInstrument(api, { from: "fhir", file, studyId: 101, options });
+  const instrumentOf = (slug: string) => importedInstrument(api, 101, slug);
   const storedDefinition = async (instrumentId: number) =>
-    (
-      await api.db
-        .select()
-        .from(instrumentDefinitions)
-        .where(eq(instrumentDefinitions.instrumentId, instrumentId))
-        .orderBy(instrumentDefinitions.versionNumber)
-    ).at(-1)!.definition;
+    (await definitionVersions(api, instrumentId)).at(-1)!.definition;
 
   it("imports the three fixtures as clinician instruments, printing each report", async () => {
     for (const name of FIXTURES) {
-      const result = await run([
-        "instrument",
-        "import",
-        "--from",
-        "fhir",
-        fixturePath(name),
-        "--study",
-        "101",
-      ]);
+      const result = await fhirImport(fixturePath(name));
       expect(result.err, name).toBe("");
       expect(result.code, name).toBe(0);
       expect(result.out, name).toMatch(/^Created instrument \d+ /);
@@ -543,51 +514,21 @@ describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
     const hama = await instrumentOf("ham_a");
     expect(hama).toMatchObject({ instrumentType: "CLINRO" });
     expect(parseSurveyDefinition(await storedDefinition(hama.id)).ok).toBe(true);
-    const phq = await run([
-      "instrument",
-      "import",
-      "--from",
-      "fhir",
-      fixturePath("phq-9"),
-      "--study",
-      "101",
-      "--slug",
-      "phq-9-fhir",
-    ]);
+    const phq = await fhirImport(fixturePath("phq-9"), ["--slug", "phq-9-fhir"]);
     expect(phq.out).toContain("/44261-6: the source shows no total until an item is answered");
   });
 
   it("takes a submission of the imported HAM-A, the server scoring it as the scale does", async () => {
-    const imported = await run([
-      "instrument",
-      "import",
-      "--from",
-      "fhir",
-      fixturePath("ham-a"),
-      "--study",
-      "101",
-      "--slug",
-      "ham-a-scored",
-    ]);
+    const imported = await fhirImport(fixturePath("ham-a"), ["--slug", "ham-a-scored"]);
     expect(imported.code).toBe(0);
     const instrument = await instrumentOf("ham-a-scored");
-    const served = await api.request(
-      "GET",
-      `/control/admin/studies/101/instruments/${instrument.id}/ham-a-scored`,
-      {
-        token: await api.signIn("staff3@demo.test"),
-      },
+    const definition = await servedDefinition(
+      api,
+      await api.signIn("staff3@demo.test"),
+      instrument.id,
+      "ham-a-scored",
     );
-    expect(served.statusCode).toBe(200);
-    const definition = parseDefinitionOrThrow(definitionJsonOf(served));
-    const [participant] = await api.db
-      .insert(participants)
-      .values({ studyId: 101, siteId: 1011, fname: "Hama", lname: "Imported" })
-      .returning({ id: participants.id });
-    const [coordinator] = await api.db
-      .select()
-      .from(users)
-      .where(eq(users.username, "coordinator@demo.test"));
+    const participantId = await newParticipant(api, { fname: "Hama", lname: "Imported" });
     const ratings = [3, 2, 2, 1, 0, 1, 2, 1, 0, 4, 4, 0, 1, 2]; // 23
     const answers: Record<string, AnswerEntry[]> = Object.fromEntries(
       ratings.map((rating, index) => {
@@ -595,31 +536,20 @@ describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
         return [id, [chosen(definition, id, String(rating))]];
       }),
     );
-    const payload = payloadFor(definition, answers, {
-      user: { id: coordinator!.id, username: coordinator!.username },
+    const receipt = await postSubmissionAsDemoCoordinator(api, {
+      participantId,
       instrumentId: instrument.id,
-      instanceId: randomUUID(),
+      form: definition,
+      answers,
     });
-    const response = await api.request(
-      "POST",
-      `/control/clinro/participant/${participant!.id}/instruments/${instrument.id}/submission`,
-      {
-        token: await api.signIn("coordinator@demo.test"),
-        body: [payload] as unknown as object,
-        headers: { "idempotency-key": randomUUID() },
-      },
-    );
-    expect(response.statusCode, response.body).toBe(201);
-    expect((response.json() as { scores: unknown }).scores).toEqual([
-      expect.objectContaining({ id: "hama_total", final_value: 23 }),
-    ]);
+    expect(receipt.scores).toEqual([expect.objectContaining({ id: "hama_total", final_value: 23 })]);
   });
 
   it("refuses a file that is not a Questionnaire with the reason, storing nothing", async () => {
-    const patient = path.join(workDir, "patient.json");
+    const patient = inWorkDir("patient.json");
     await writeFile(patient, JSON.stringify({ resourceType: "Patient" }));
     const before = await rowCounts(api.db);
-    const result = await run(["instrument", "import", "--from", "fhir", patient, "--study", "101"]);
+    const result = await fhirImport(patient);
     expect(result.code).toBe(1);
     expect(result.err).toContain('is not a Questionnaire: its resourceType is "Patient"');
     expect(result.err).toContain("nothing was imported");
@@ -636,19 +566,9 @@ describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
         entry.resource.resourceType === "Questionnaire" &&
         entry.resource.url?.endsWith(":questionnaire:kitchen-sink"),
     )!.resource;
-    const file = path.join(workDir, "kitchen-sink-questionnaire.json");
+    const file = inWorkDir("kitchen-sink-questionnaire.json");
     await writeFile(file, JSON.stringify(questionnaire));
-    const result = await run([
-      "instrument",
-      "import",
-      "--from",
-      "fhir",
-      file,
-      "--study",
-      "101",
-      "--slug",
-      "kitchen-sink-again",
-    ]);
+    const result = await fhirImport(file, ["--slug", "kitchen-sink-again"]);
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(result.out).toContain("Import report: everything mapped.");

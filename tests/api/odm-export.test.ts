@@ -26,19 +26,15 @@ import {
   consentSignatures,
   consentSignings,
   instrumentSubmissions,
-  instruments,
   participants,
-  users,
 } from "../../server/db/schema.ts";
 import { writeOdmExport } from "../../server/study-export/odm/write-odm-export.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { chosen, parseDefinitionOrThrow, recordsFor } from "../support/submissions.ts";
 import {
-  chosen,
-  definitionJsonOf,
-  parseDefinitionOrThrow,
-  payloadFor,
-  recordsFor,
-} from "../support/submissions.ts";
+  coordinatorSubmittingForNewParticipant,
+  everySelectOneAnswered,
+} from "../support/submitted-study.ts";
 import { odmSchemaCheckAvailable, odmSchemaTestNote, validateOdm } from "../support/xmllint.ts";
 
 const seedJson = (path: string) =>
@@ -517,55 +513,17 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=odm", (api)
   let contentType = "";
 
   beforeAll(async () => {
-    const instrumentId = async (slug: string) =>
-      (
-        await api.db
-          .select({ id: instruments.id })
-          .from(instruments)
-          .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)))
-      )[0]!.id;
-    ids.kitchen = await instrumentId("kitchen-sink");
-    ids.hamd = await instrumentId("ham-d-17");
-    ids.coordinator = (
-      await api.db.select({ id: users.id }).from(users).where(eq(users.username, "coordinator@demo.test"))
-    )[0]!.id;
-    ids.participant = (
-      await api.db
-        .insert(participants)
-        .values({ studyId: 101, siteId: 1011, fname: "Oh", lname: "Deem", subjectId })
-        .returning({ id: participants.id })
-    )[0]!.id;
-    const coordinator = await api.signIn("coordinator@demo.test");
-    const definition = async (id: number, slug: string) =>
-      parseDefinitionOrThrow(
-        definitionJsonOf(
-          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
-            token: coordinator,
-          }),
-        ),
-      );
-    const sink = await definition(ids.kitchen, "kitchen-sink");
-    const hamd = await definition(ids.hamd, "ham-d-17");
-    const submit = async (
-      instrumentId: number,
-      form: SurveyDefinition,
-      answers: Record<string, AnswerEntry[]>,
-    ) => {
-      const payload = payloadFor(form, answers, {
-        user: { id: ids.coordinator, username: "coordinator@demo.test" },
-        instrumentId,
-        instanceId: randomUUID(),
-        completion: new Date(Date.now() - 60_000),
-      });
-      const response = await api.request(
-        "POST",
-        `/control/clinro/participant/${ids.participant}/instruments/${instrumentId}/submission`,
-        { token: coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
-      );
-      expect(response.statusCode, response.body).toBe(201);
-      return (response.json() as { id: number }).id;
-    };
-    ids.kitchenSubmission = await submit(ids.kitchen, sink, {
+    const study = await coordinatorSubmittingForNewParticipant(api, {
+      fname: "Oh",
+      lname: "Deem",
+      subjectId,
+    });
+    ids.kitchen = study.kitchenSink.id;
+    ids.hamd = study.hamd.id;
+    ids.coordinator = study.coordinatorId;
+    ids.participant = study.participantId;
+    const sink = study.kitchenSink.definition;
+    ids.kitchenSubmission = await study.submit(study.kitchenSink, {
       color: [chosen(sink, "color", "red")],
       symptoms: [chosen(sink, "symptoms", "headache"), chosen(sink, "symptoms", "fatigue")],
       notes: [valueEntry(`Said "fine" & <left>`)],
@@ -579,14 +537,9 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=odm", (api)
       ],
       daily_energy: [valueEntry(6)],
     });
-    ids.hamdSubmission = await submit(
-      ids.hamd,
-      hamd,
-      Object.fromEntries(
-        hamd.order
-          .filter((id) => hamd.questions[id]!.type === "select_one")
-          .map((id) => [id, [chosen(hamd, id, "c2")]]),
-      ),
+    ids.hamdSubmission = await study.submit(
+      study.hamd,
+      everySelectOneAnswered(study.hamd.definition, () => "c2"),
     );
 
     const response = await api.request("GET", "/control/studies/101/export?format=odm&site_id=1011", {

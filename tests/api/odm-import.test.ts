@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
@@ -17,8 +16,6 @@ import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import { orderedChoices, orderedSubQuestions, valueEntry } from "../../core/survey-engine/answer-values.ts";
 import { scoreSurvey } from "../../core/survey-engine/scores.ts";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
-import { runCli } from "../../server/cli/run-cli.ts";
-import { instrumentDefinitions, instruments } from "../../server/db/schema.ts";
 import { readStandardInstrumentBytes } from "../../server/instrument-import/import-standard-instrument.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { readOdmInstrument } from "../../server/instrument-import/odm/read-odm-instrument.ts";
@@ -26,6 +23,7 @@ import { ImportError } from "../../server/instruments/import-instrument.ts";
 import type { ExportSource } from "../../server/study-export/export-source.ts";
 import { writeOdmExport } from "../../server/study-export/odm/write-odm-export.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
+import { definitionVersions, importedInstrument, importInstrument } from "../support/cli-runs.ts";
 import { rowCounts } from "../support/row-counts.ts";
 import { chosen, parseDefinitionOrThrow } from "../support/submissions.ts";
 import { odmSchemaCheckAvailable, odmSchemaTestNote, validateOdm } from "../support/xmllint.ts";
@@ -487,27 +485,10 @@ describe("ODM form import: the portal's own ODM export reads back the same", () 
 });
 
 describeOnEachDatabase("clinro instrument import --from odm", (api) => {
-  const run = async (args: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runCli(
-      args,
-      { out: (line: string) => out.push(line), err: (line: string) => err.push(line) },
-      { database: api.handle },
-    );
-    return { code, out: out.join("\n"), err: err.join("\n") };
-  };
+  const odmImport = (file: string) => importInstrument(api, { from: "odm", file, studyId: 101 });
 
   it("stores the HAM-A form as a clinician instrument the engine accepts, and prints the report", async () => {
-    const result = await run([
-      "instrument",
-      "import",
-      "--from",
-      "odm",
-      fixturePath("ham-a.odm.xml"),
-      "--study",
-      "101",
-    ]);
+    const result = await odmImport(fixturePath("ham-a.odm.xml"));
     expect(result.err).toBe("");
     expect(result.code).toBe(0);
     expect(result.out).toMatch(
@@ -516,14 +497,8 @@ describeOnEachDatabase("clinro instrument import --from odm", (api) => {
     expect(result.out).toContain(
       "  ItemDef IT.HAMA_TOTAL (MethodDef MT.HAMA_TOTAL): a range check on a computed item",
     );
-    const [created] = await api.db
-      .select()
-      .from(instruments)
-      .where(and(eq(instruments.studyId, 101), eq(instruments.slug, "ham-a")));
-    const [stored] = await api.db
-      .select()
-      .from(instrumentDefinitions)
-      .where(eq(instrumentDefinitions.instrumentId, created!.id));
+    const created = await importedInstrument(api, 101, "ham-a");
+    const [stored] = await definitionVersions(api, created.id);
     expect(parseSurveyDefinition(stored!.definition).ok).toBe(true);
     expect(stored!.definition).toMatchObject({
       scores: [{ id: "hama_total" }],
@@ -533,15 +508,7 @@ describeOnEachDatabase("clinro instrument import --from odm", (api) => {
 
   it("refuses a file that is not ODM, with the reason, and stores nothing", async () => {
     const before = await rowCounts(api.db);
-    const result = await run([
-      "instrument",
-      "import",
-      "--from",
-      "odm",
-      path.join(here, "../fixtures/standards/redcap/phq9-data-dictionary.csv"),
-      "--study",
-      "101",
-    ]);
+    const result = await odmImport(path.join(here, "../fixtures/standards/redcap/phq9-data-dictionary.csv"));
     expect(result.code).not.toBe(0);
     expect(result.err).toMatch(/phq9-data-dictionary\.csv is not (well-formed XML|a CDISC ODM file)/);
     expect(await rowCounts(api.db)).toEqual(before);

@@ -13,7 +13,6 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { parse } from "csv-parse/sync";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { AnswerEntry } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { valueEntry } from "../../core/survey-engine/answer-values.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
@@ -22,13 +21,15 @@ import {
   consentSignatures,
   consentSignings,
   instrumentSubmissions,
-  instruments,
   participants,
-  users,
 } from "../../server/db/schema.ts";
 import { STUDY_EXPORT_ACTION } from "../../server/study-export/export-audit.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
-import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+import { chosen } from "../support/submissions.ts";
+import {
+  coordinatorSubmittingForNewParticipant,
+  everySelectOneAnswered,
+} from "../support/submitted-study.ts";
 
 type Rows = Record<string, string>[];
 
@@ -60,60 +61,22 @@ describeOnEachDatabase("the CSV export", (api) => {
 
   beforeAll(async () => {
     workDir = await mkdtemp(path.join(tmpdir(), "clinro-export-"));
-    const instrumentId = async (slug: string) =>
-      (
-        await api.db
-          .select({ id: instruments.id })
-          .from(instruments)
-          .where(and(eq(instruments.studyId, 101), eq(instruments.slug, slug)))
-      )[0]!.id;
-    ids.kitchen = await instrumentId("kitchen-sink");
-    ids.hamd = await instrumentId("ham-d-17");
-    ids.coordinator = (
-      await api.db.select({ id: users.id }).from(users).where(eq(users.username, "coordinator@demo.test"))
-    )[0]!.id;
-    ids.participant = (
-      await api.db
-        .insert(participants)
-        .values({ studyId: 101, siteId: 1011, fname: "Cee", lname: "Esvee", subjectId })
-        .returning({ id: participants.id })
-    )[0]!.id;
+    const study = await coordinatorSubmittingForNewParticipant(api, {
+      fname: "Cee",
+      lname: "Esvee",
+      subjectId,
+    });
+    ids.kitchen = study.kitchenSink.id;
+    ids.hamd = study.hamd.id;
+    ids.coordinator = study.coordinatorId;
+    ids.participant = study.participantId;
     tokens = {
-      coordinator: await api.signIn("coordinator@demo.test"),
+      coordinator: study.coordinatorToken,
       staff1: await api.signIn("staff1@demo.test"),
     };
-    const definition = async (id: number, slug: string) =>
-      parseDefinitionOrThrow(
-        definitionJsonOf(
-          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
-            token: tokens.coordinator,
-          }),
-        ),
-      );
-    sink = await definition(ids.kitchen, "kitchen-sink");
-    const hamd = await definition(ids.hamd, "ham-d-17");
-
-    const submit = async (
-      instrumentId: number,
-      form: SurveyDefinition,
-      answers: Record<string, AnswerEntry[]>,
-    ) => {
-      const payload = payloadFor(form, answers, {
-        user: { id: ids.coordinator, username: "coordinator@demo.test" },
-        instrumentId,
-        instanceId: randomUUID(),
-        completion: new Date(Date.now() - 60_000),
-      });
-      const response = await api.request(
-        "POST",
-        `/control/clinro/participant/${ids.participant}/instruments/${instrumentId}/submission`,
-        { token: tokens.coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
-      );
-      expect(response.statusCode, response.body).toBe(201);
-      return (response.json() as { id: number }).id;
-    };
+    sink = study.kitchenSink.definition;
     // Every answer type the kitchen sink has but photos (they need an upload); mood7 is left out.
-    ids.kitchenSubmission = await submit(ids.kitchen, sink, {
+    ids.kitchenSubmission = await study.submit(study.kitchenSink, {
       color: [chosen(sink, "color", "red")],
       symptoms: [chosen(sink, "symptoms", "headache"), chosen(sink, "symptoms", "fatigue")],
       notes: [valueEntry(formulaText)],
@@ -139,14 +102,9 @@ describeOnEachDatabase("the CSV export", (api) => {
       daily_energy: [valueEntry(6)],
       daily_comment: [valueEntry(quotedText)],
     });
-    ids.hamdSubmission = await submit(
-      ids.hamd,
-      hamd,
-      Object.fromEntries(
-        hamd.order
-          .filter((id) => hamd.questions[id]!.type === "select_one")
-          .map((id, index) => [id, [chosen(hamd, id, index % 2 === 0 ? "c1" : "c2")]]),
-      ),
+    ids.hamdSubmission = await study.submit(
+      study.hamd,
+      everySelectOneAnswered(study.hamd.definition, (_id, index) => (index % 2 === 0 ? "c1" : "c2")),
     );
 
     const response = await api.request("GET", "/control/studies/101/export?format=csv&site_id=1011", {

@@ -17,7 +17,6 @@ import {
   auditLog,
   consentSignings,
   instrumentSubmissions,
-  instruments,
   participants,
   users,
 } from "../../server/db/schema.ts";
@@ -26,7 +25,14 @@ import { EXPORT_WRITERS } from "../../server/study-export/export-formats.ts";
 import type { ExportConsentSigning, ExportSubmission } from "../../server/study-export/export-source.ts";
 import { readExportSource } from "../../server/study-export/read-export-source.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
-import { chosen, definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
+import {
+  everySelectOneAnswered,
+  instrumentIdBySlug,
+  newParticipant,
+  servedDefinition,
+  submitThroughApi,
+  userIdOf,
+} from "../support/submitted-study.ts";
 
 const exportUrl = (studyId: number, query: string) => `/control/studies/${studyId}/export?${query}`;
 
@@ -70,22 +76,13 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     )[0]!.count;
 
   beforeAll(async () => {
-    const instrumentId = async (studyId: number, slug: string) =>
-      (
-        await api.db
-          .select({ id: instruments.id })
-          .from(instruments)
-          .where(and(eq(instruments.studyId, studyId), eq(instruments.slug, slug)))
-      )[0]!.id;
-    ids.hamd = await instrumentId(101, "ham-d-17");
-    ids.cgis = await instrumentId(101, "cgi-s");
-    ids.hamd102 = await instrumentId(102, "ham-d-17");
-    ids.announcement = await instrumentId(101, "visit-schedule-update");
-    const userId = async (username: string) =>
-      (await api.db.select({ id: users.id }).from(users).where(eq(users.username, username)))[0]!.id;
-    userIds.staff1 = await userId("staff1@demo.test");
-    userIds.coordinator = await userId("coordinator@demo.test");
-    userIds.admin = await userId("admin@demo.test");
+    ids.hamd = await instrumentIdBySlug(api, 101, "ham-d-17");
+    ids.cgis = await instrumentIdBySlug(api, 101, "cgi-s");
+    ids.hamd102 = await instrumentIdBySlug(api, 102, "ham-d-17");
+    ids.announcement = await instrumentIdBySlug(api, 101, "visit-schedule-update");
+    userIds.staff1 = await userIdOf(api, "staff1@demo.test");
+    userIds.coordinator = await userIdOf(api, "coordinator@demo.test");
+    userIds.admin = await userIdOf(api, "admin@demo.test");
 
     // A site coordinator whose management role is enroller: runs sites, exports nothing.
     const siteCoordinator = await api.createUser({ studies: { 101: ROLE_CODE.clinicalCoordinator } });
@@ -102,41 +99,19 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     tokens.otherStudyAdmin = await api.signIn(otherStudyAdmin.username);
 
     // Two HAM-D 17 at Boston, one HAM-D and one CGI-S at Lakeside; one HAM-D received in January.
-    const definition = async (id: number, slug: string) =>
-      parseDefinitionOrThrow(
-        definitionJsonOf(
-          await api.request("GET", `/control/admin/studies/101/instruments/${id}/${slug}`, {
-            token: tokens.coordinator,
-          }),
-        ),
-      );
-    const hamd = await definition(ids.hamd, "ham-d-17");
-    const cgis = await definition(ids.cgis, "cgi-s");
-    const participant = async (siteId: number) =>
-      (
-        await api.db
-          .insert(participants)
-          .values({ studyId: 101, siteId, fname: "Exa", lname: "Port", subjectId: `EXP-${randomUUID()}` })
-          .returning({ id: participants.id })
-      )[0]!.id;
+    const hamd = await servedDefinition(api, tokens.coordinator, ids.hamd, "ham-d-17");
+    const cgis = await servedDefinition(api, tokens.coordinator, ids.cgis, "cgi-s");
+    const participant = (siteId: number) =>
+      newParticipant(api, { siteId, fname: "Exa", lname: "Port", subjectId: `EXP-${randomUUID()}` });
     const submit = async (participantId: number, instrumentId: number, form: SurveyDefinition) => {
-      const answers = Object.fromEntries(
-        form.order
-          .filter((id) => form.questions[id]!.type === "select_one")
-          .map((id) => [id, [chosen(form, id, "c1")]]),
-      );
-      const payload = payloadFor(form, answers, {
+      const id = await submitThroughApi(api, {
+        token: tokens.coordinator,
         user: { id: userIds.coordinator, username: "coordinator@demo.test" },
+        participantId,
         instrumentId,
-        instanceId: randomUUID(),
+        form,
+        answers: everySelectOneAnswered(form, () => "c1"),
       });
-      const response = await api.request(
-        "POST",
-        `/control/clinro/participant/${participantId}/instruments/${instrumentId}/submission`,
-        { token: tokens.coordinator, body: [payload], headers: { "idempotency-key": randomUUID() } },
-      );
-      expect(response.statusCode).toBe(201);
-      const id = (response.json() as { id: number }).id;
       made.all.push(id);
       if (instrumentId === ids.hamd) made.hamd.push(id);
       return id;
