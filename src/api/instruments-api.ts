@@ -1,4 +1,8 @@
-import { listFormsCall, listInstancesCall } from "../../core/contracts/calls/instrument-calls.ts";
+import {
+  listFormsCall,
+  listInstancesCall,
+  pendingInstrumentsCall,
+} from "../../core/contracts/calls/instrument-calls.ts";
 import { queryOptions } from "@tanstack/react-query";
 import { callApi } from "./call-api.ts";
 
@@ -9,6 +13,7 @@ export const instrumentListKeys = {
     [...instrumentListKeys.all, "forms", participantId, studyId] as const,
   instances: (participantId: number, studyId: number) =>
     [...instrumentListKeys.all, "instances", participantId, studyId] as const,
+  pending: (studyId: number) => [...instrumentListKeys.all, "pending", studyId] as const,
 };
 
 /** GET /control/clinro/participants/{id}/instruments?study_id: the forms list (older architecture). */
@@ -45,5 +50,24 @@ export const instancesQuery = (participantId: number, studyId: number) =>
   queryOptions({
     queryKey: instrumentListKeys.instances(participantId, studyId),
     queryFn: ({ signal }) => fetchInstances(participantId, studyId, signal),
+    meta: { persist: true },
+  });
+
+/**
+ * GET /control/pending_instruments?study_id (header version 3.4.0): the open clinician instrument
+ * instances of the study's participants the user may see, oldest start first.
+ */
+export function fetchPendingInstruments(studyId: number, signal?: AbortSignal) {
+  return callApi(
+    pendingInstrumentsCall,
+    { query: { study_id: studyId } },
+    { handle403Locally: true, signal },
+  );
+}
+
+export const pendingInstrumentsQuery = (studyId: number) =>
+  queryOptions({
+    queryKey: instrumentListKeys.pending(studyId),
+    queryFn: ({ signal }) => fetchPendingInstruments(studyId, signal),
     meta: { persist: true },
   });

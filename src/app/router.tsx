@@ -367,6 +367,21 @@ const participantSearchRoute = createRoute({
   ),
 });
 
+/** The site's pending clinician instruments across participants (issue 26). */
+const pendingInstrumentsRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: "/studies/$studyId/sites/$siteId/pending",
+  params: studySiteParams,
+  component: lazyPage(
+    () => import("../features/pending-instruments/pending-instruments-page.tsx"),
+    ({ PendingInstrumentsPage }) =>
+      function PendingInstrumentsRoute() {
+        const params = pendingInstrumentsRoute.useParams();
+        return <PendingInstrumentsPage {...params} />;
+      },
+  ),
+});
+
 /**
  * A participant's id in a route: the server's, or the provisional (negative) id of a participant
  * added on this device and not yet enrolled by the server (offline enrolment).
@@ -662,6 +677,7 @@ const routeTree = rootRoute.addChildren([
   signedInRoute.addChildren([
     studiesRoute,
     participantSearchRoute,
+    pendingInstrumentsRoute,
     addParticipantRoute,
     importParticipantsRoute,
     editParticipantRoute,

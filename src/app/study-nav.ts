@@ -44,7 +44,7 @@ export function studyTabs(path: StudyPath, facts: TabFacts): StudyTab[] {
       ),
       dot,
     });
-  if (!witness) tab("participants", "search", ["search", "participants"]);
+  if (!witness) tab("participants", "search", ["search", "participants", "pending"]);
   if (facts.newConsentEnabled) tab("consents", "consents", ["consents"], (facts.missingConsents ?? 0) > 0);
   if (!witness && facts.virtualVisits) tab("visits", "visits", ["visits"]);
   return tabs;
@@ -59,7 +59,9 @@ export type BackLink = { key: BackLinkKey; to: string };
  */
 export function backLinks(path: StudyPath): BackLink[] {
   const links: BackLink[] = [{ key: "studies", to: "/studies" }];
-  if (path.rest.startsWith("/participants/")) links.push({ key: "search", to: `${path.base}/search` });
+  if (path.rest.startsWith("/participants/") || path.rest === "/pending") {
+    links.push({ key: "search", to: `${path.base}/search` });
+  }
   if (path.rest.startsWith("/visits/")) links.push({ key: "visits", to: `${path.base}/visits` });
   if (path.rest.startsWith("/consents/")) links.push({ key: "consents", to: `${path.base}/consents` });
   return links;

@@ -29,7 +29,11 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
   const user = useStoredUser();
   const mayEnrol = mayEnrolAt(user, studyId, siteId);
   // Who may add participants offline keeps what signing their consents offline needs.
-  useOfflineConsentsPrefetch(studyId, siteId, mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined);
+  useOfflineConsentsPrefetch(
+    studyId,
+    siteId,
+    mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined,
+  );
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -84,6 +88,11 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
           </Link>
         </div>
       ) : null}
+      <p className="search-pending">
+        <Link to="/studies/$studyId/sites/$siteId/pending" params={{ studyId, siteId }}>
+          <Trans id="search_pending_instruments_link">Pending instruments at this site</Trans>
+        </Link>
+      </p>
       {searchText ? (
         <SearchResults studyId={studyId} siteId={siteId} searchText={searchText} />
       ) : (
