@@ -1,0 +1,163 @@
+/**
+ * Opening an unread announcement sends its read event (spec 02 section 2): the real inbox page
+ * queues it in the outbox (fake IndexedDB) and the drain sends it to the events call; the
+ * server's fetch is stubbed.
+ */
+import "fake-indexeddb/auto";
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
+import type { Announcement } from "../../../core/contracts/announcements.ts";
+import { announcementKeys } from "../../api/announcements-api.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { requestFlush } from "../../outbox/flusher.ts";
+import { listItems, removeItem } from "../../outbox/outbox-store.ts";
+import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
+import { InboxPage } from "./inbox-page.tsx";
+
+const USER_ID = 7;
+
+vi.mock("@tanstack/react-router", () => ({
+  Link: ({ children, className }: { children: ReactNode; className?: string }) => (
+    <a href="#inbox-new" className={className}>
+      {children}
+    </a>
+  ),
+}));
+
+vi.mock("../../auth/use-stored-user.ts", () => ({
+  useStoredUser: () => ({
+    id: 7,
+    username: "clinician@example.org",
+    permissions: {},
+    onboarding: { announcements: true, activities: true },
+  }),
+}));
+
+function announcement(overrides: Partial<Announcement>): Announcement {
+  return {
+    id: 1,
+    sent: "2026-11-20T09:00:00.000Z",
+    read: false,
+    title: "Visit window",
+    content: "<p>Visits move to Tuesdays.</p>",
+    sender: "Ana Ruiz",
+    study_id: 101,
+    study_name: "MDD",
+    site_id: null,
+    site_label: null,
+    ...overrides,
+  };
+}
+
+type Sent = { method: string; path: string; body: unknown };
+
+/** The server: records the outbox's requests and answers 200; other reads get a 404. */
+function stubServer() {
+  const sent: Sent[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), "http://localhost");
+      const method = init.method ?? "GET";
+      if (method === "GET") return new Response(JSON.stringify({ message: "no" }), { status: 404 });
+      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
+      sent.push({ method, path: url.pathname, body });
+      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
+    }),
+  );
+  return sent;
+}
+
+function sentEvents(sent: Sent[]) {
+  return sent
+    .filter((request) => request.path === postEventsCall.path)
+    .flatMap((request) => request.body as { type: string }[]);
+}
+
+async function queuedEvents() {
+  return (await listItems())
+    .filter((item) => item.kind === "event")
+    .flatMap((item) =>
+      item.request.body.type === "json" ? (item.request.body.value as { type: string }[]) : [],
+    );
+}
+
+function Harness() {
+  useOutboxChanges();
+  return <InboxPage />;
+}
+
+function renderInbox(announcements: Announcement[]) {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  queryClient.setQueryData(announcementKeys.list(), { announcements });
+  render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <Harness />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+function toggle(title: string) {
+  return screen.getByRole("button", { name: new RegExp(title) });
+}
+
+beforeEach(async () => {
+  i18n.activate("en");
+  for (const item of await listItems()) await removeItem(item.id);
+  await saveSessionToken(USER_ID, "token-of-user-7", Math.floor(Date.now() / 1000) + 3600);
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  for (const item of await listItems()) await removeItem(item.id);
+  await removeSessionToken(USER_ID);
+});
+
+describe("the inbox's read event", () => {
+  it("is sent once, naming the announcement and its study, when an unread one is opened", async () => {
+    const sent = stubServer();
+    renderInbox([announcement({ id: 5, title: "Visit window" })]);
+    expect(await queuedEvents()).toEqual([]);
+    fireEvent.click(toggle("Visit window"));
+    const expected = {
+      type: "read",
+      timestamp: expect.any(String) as unknown,
+      info: { announcement_id: 5, study_id: 101 },
+      study_id: 101,
+    };
+    await waitFor(async () => expect(await queuedEvents()).toEqual([expected]));
+    const item = (await listItems())[0];
+    expect(item).toMatchObject({ userId: USER_ID, studyId: 101, kind: "event" });
+
+    // Closed and opened again: it is read now, so no second event.
+    fireEvent.click(toggle("Visit window"));
+    fireEvent.click(toggle("Visit window"));
+    await act(async () => {
+      await requestFlush();
+    });
+    expect(sentEvents(sent)).toEqual([expected]);
+    expect(await queuedEvents()).toEqual([]);
+  });
+
+  it("is not sent for an announcement already read", async () => {
+    const sent = stubServer();
+    renderInbox([announcement({ id: 6, title: "Holiday closure", read: true })]);
+    fireEvent.click(toggle("Holiday closure"));
+    expect(screen.getByText("Visits move to Tuesdays.")).toBeTruthy();
+    await act(async () => {
+      await requestFlush();
+    });
+    expect(await queuedEvents()).toEqual([]);
+    expect(sentEvents(sent)).toEqual([]);
+  });
+});
