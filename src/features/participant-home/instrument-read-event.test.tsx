@@ -1,0 +1,190 @@
+/**
+ * Opening an instrument in the newer architecture sends its read event first (spec 02 section
+ * 4): the real lists queue it in the outbox (fake IndexedDB) before the instrument route opens,
+ * and the drain sends it to the events call; the server's fetch is stubbed.
+ */
+import "fake-indexeddb/auto";
+import { I18nProvider } from "@lingui/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
+import type { InstrumentWithInstances } from "../../../core/contracts/instrument-lists.ts";
+import { instrumentListKeys } from "../../api/instruments-api.ts";
+import { i18n } from "../../i18n/i18n.ts";
+import { requestFlush } from "../../outbox/flusher.ts";
+import { listItems, removeItem } from "../../outbox/outbox-store.ts";
+import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
+import { InstrumentLists } from "./instrument-lists-view.tsx";
+
+const USER_ID = 7;
+const STUDY_ID = 102;
+const SITE_ID = 3;
+const PARTICIPANT_ID = 4321;
+/** Above the default architecture version: the instances list, with its events. */
+const NEWER_ARCHITECTURE = 2;
+
+const push = vi.hoisted(() => vi.fn());
+
+vi.mock("@tanstack/react-router", () => ({
+  Link: ({ children, className }: { children: ReactNode; className?: string }) => (
+    <a href="#link" className={className}>
+      {children}
+    </a>
+  ),
+  useRouter: () => ({ history: { push } }),
+}));
+
+vi.mock("../../auth/use-stored-user.ts", () => ({
+  useStoredUser: () => ({
+    id: 7,
+    username: "clinician@example.org",
+    permissions: { "102": { role: "11", study_name: "MDD", sites: [{ site_id: 3, site_name: "North" }] } },
+  }),
+}));
+
+const HOUR_MS = 3_600_000;
+
+function instruments(): InstrumentWithInstances[] {
+  return [
+    {
+      instrument_id: 55,
+      name: "Hamilton Depression Rating Scale",
+      instrument_type: "CLINRO",
+      permissions: ["16", "11"],
+      visible_days: 1,
+      metadata: { display_name: "HAM-D 17" },
+      url: "/studies/102/instruments/55/ham-d-17",
+      instances: [
+        {
+          instance_id: 9001,
+          start_date: new Date(Date.now() - HOUR_MS).toISOString(),
+          expiration: null,
+          completion: null,
+          who_completed: null,
+          who_completed_name: null,
+        },
+      ],
+    },
+  ];
+}
+
+type Sent = { method: string; path: string; body: unknown };
+
+/** The server: records the outbox's requests and answers 200; other reads get a 404. */
+function stubServer() {
+  const sent: Sent[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const url = new URL(String(input), "http://localhost");
+      const method = init.method ?? "GET";
+      if (method === "GET") return new Response(JSON.stringify({ message: "no" }), { status: 404 });
+      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
+      sent.push({ method, path: url.pathname, body });
+      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
+    }),
+  );
+  return sent;
+}
+
+function sentEvents(sent: Sent[]) {
+  return sent
+    .filter((request) => request.path === postEventsCall.path)
+    .flatMap((request) => request.body as { type: string }[]);
+}
+
+async function queuedEvents() {
+  return (await listItems())
+    .filter((item) => item.kind === "event")
+    .flatMap((item) =>
+      item.request.body.type === "json" ? (item.request.body.value as { type: string }[]) : [],
+    );
+}
+
+function Harness() {
+  useOutboxChanges();
+  return (
+    <InstrumentLists
+      studyId={STUDY_ID}
+      siteId={SITE_ID}
+      participantId={PARTICIPANT_ID}
+      architectureVersion={NEWER_ARCHITECTURE}
+    />
+  );
+}
+
+function renderLists() {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  queryClient.setQueryData(instrumentListKeys.instances(PARTICIPANT_ID, STUDY_ID), {
+    instruments: instruments(),
+  });
+  render(
+    <I18nProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <Harness />
+      </QueryClientProvider>
+    </I18nProvider>,
+  );
+}
+
+beforeEach(async () => {
+  i18n.activate("en");
+  push.mockClear();
+  for (const item of await listItems()) await removeItem(item.id);
+  await saveSessionToken(USER_ID, "token-of-user-7", Math.floor(Date.now() / 1000) + 3600);
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.unstubAllGlobals();
+  for (const item of await listItems()) await removeItem(item.id);
+  await removeSessionToken(USER_ID);
+});
+
+describe("the instrument's read event", () => {
+  it("is queued before the instrument opens, and sent, naming the instrument, delivery, study and participant", async () => {
+    const sent = stubServer();
+    renderLists();
+    fireEvent.click(await screen.findByRole("button", { name: /HAM-D 17/ }));
+    await waitFor(() => expect(push).toHaveBeenCalledTimes(1));
+    expect(push).toHaveBeenCalledWith(
+      "/studies/102/sites/3/participants/4321/instruments/55/ham-d-17?instance_id=9001",
+    );
+    const expected = {
+      type: "read",
+      timestamp: expect.any(String) as unknown,
+      info: { instrument_id: 55, instance_id: 9001, study_id: STUDY_ID },
+      study_id: STUDY_ID,
+      participant: PARTICIPANT_ID,
+    };
+    // Already in the outbox when the route opens.
+    expect((await queuedEvents()).filter((event) => event.type === "read")).toEqual([expected]);
+
+    await act(async () => {
+      await requestFlush();
+    });
+    expect(sentEvents(sent).filter((event) => event.type === "read")).toEqual([expected]);
+    expect(await queuedEvents()).toEqual([]);
+  });
+
+  it("is not sent while the list is only shown", async () => {
+    const sent = stubServer();
+    renderLists();
+    await screen.findByRole("button", { name: /HAM-D 17/ });
+    // The list's own delivered event is queued and sent: the drain ran, with no read event.
+    await waitFor(async () =>
+      expect((await queuedEvents()).map((event) => event.type)).toContain("delivered"),
+    );
+    await act(async () => {
+      await requestFlush();
+    });
+    expect(sentEvents(sent).map((event) => event.type)).toContain("delivered");
+    expect(sentEvents(sent).map((event) => event.type)).not.toContain("read");
+    expect(push).not.toHaveBeenCalled();
+  });
+});
