@@ -1,4 +1,5 @@
 import {
+  instrumentHistoryCall,
   listFormsCall,
   listInstancesCall,
   pendingInstrumentsCall,
@@ -14,6 +15,7 @@ export const instrumentListKeys = {
   instances: (participantId: number, studyId: number) =>
     [...instrumentListKeys.all, "instances", participantId, studyId] as const,
   pending: (studyId: number) => [...instrumentListKeys.all, "pending", studyId] as const,
+  history: (participantId: number) => [...instrumentListKeys.all, "history", participantId] as const,
 };
 
 /** GET /control/clinro/participants/{id}/instruments?study_id: the forms list (older architecture). */
@@ -69,5 +71,24 @@ export const pendingInstrumentsQuery = (studyId: number) =>
   queryOptions({
     queryKey: instrumentListKeys.pending(studyId),
     queryFn: ({ signal }) => fetchPendingInstruments(studyId, signal),
+    meta: { persist: true },
+  });
+
+/**
+ * GET /control/participants/{id}/instrument_history/clinro: the participant's submitted clinician
+ * instruments (completer, completion time, version, the server's scores), newest first.
+ */
+export function fetchInstrumentHistory(participantId: number, signal?: AbortSignal) {
+  return callApi(
+    instrumentHistoryCall,
+    { params: { id: participantId } },
+    { handle403Locally: true, signal },
+  );
+}
+
+export const instrumentHistoryQuery = (participantId: number) =>
+  queryOptions({
+    queryKey: instrumentListKeys.history(participantId),
+    queryFn: ({ signal }) => fetchInstrumentHistory(participantId, signal),
     meta: { persist: true },
   });

@@ -146,6 +146,17 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expect(home.row("HAM-D 17")).toHaveCount(0);
   await home.completedTab().click();
   await expect(home.panel()).toContainText(/HAM-D 17\s*Completed at \d\d:\d\d by Carmen Ortiz/);
+  // Review what was submitted (issue 26): read-only, with the completer, time, version and scores.
+  await home.panel().getByRole("button", { name: "Review HAM-D 17" }).first().click();
+  const review = page.getByRole("dialog", { name: "HAM-D 17: submitted" });
+  await expect(review).toBeVisible();
+  await expect(review).toContainText("Carmen Ortiz");
+  await expect(review).toContainText(new RegExp(`${HAMD_TOTAL}`));
+  await expect(review.getByRole("button", { name: "Close" })).toBeFocused();
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "instruments", "submission-review", { fullPage: false });
+  await review.getByRole("button", { name: "Close" }).click();
+  await expect(review).toHaveCount(0);
 
   const stored = await history(page, 153);
   const done = stored.instruments.completed.find((item) => item.instance_id === instanceId);

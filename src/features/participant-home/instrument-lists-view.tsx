@@ -2,7 +2,7 @@ import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useRouter } from "@tanstack/react-router";
 import dayjs from "dayjs";
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { formsQuery, instancesQuery } from "../../api/instruments-api.ts";
 import { ApiError } from "../../api/request.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
@@ -25,6 +25,11 @@ import { LockedInstrumentModal } from "./locked-instrument-modal.tsx";
 import type { ParticipantHomeProps } from "./participant-home-props.ts";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { useNow } from "./use-now.ts";
+
+/** What was submitted, read-only: loaded when a completed row is reviewed. */
+const SubmissionReview = lazy(() =>
+  import("./submission-review.tsx").then((module) => ({ default: module.SubmissionReview })),
+);
 
 /** Completed rows sit under a day heading, so they show the time of day only. */
 const COMPLETION_TIME_FORMAT = "HH:mm";
@@ -221,7 +226,7 @@ function InstrumentTabs({
         tabIndex={0}
         className="instrument-tabs__panel"
       >
-        <CompletedList groups={lists.completed} />
+        <CompletedList groups={lists.completed} participantId={participantId} />
       </div>
       {locked ? (
         <LockedInstrumentModal
@@ -306,7 +311,8 @@ function QueuedRow({ row }: { row: TodoRow }) {
   );
 }
 
-function CompletedList({ groups }: { groups: CompletedGroup[] }) {
+function CompletedList({ groups, participantId }: { groups: CompletedGroup[]; participantId: number }) {
+  const [reviewing, setReviewing] = useState<CompletedGroup["rows"][number] | null>(null);
   if (groups.length === 0) {
     return (
       <p className="empty-state">
@@ -324,7 +330,17 @@ function CompletedList({ groups }: { groups: CompletedGroup[] }) {
               <li key={row.key} className="completed-row">
                 <span className="completed-row__name">{row.name}</span>
                 {row.completedAt ? (
-                  <CompletionDetail completedAt={row.completedAt} completedBy={row.completedBy} />
+                  <>
+                    <CompletionDetail completedAt={row.completedAt} completedBy={row.completedBy} />
+                    <button
+                      type="button"
+                      className="link-button completed-row__review"
+                      onClick={() => setReviewing(row)}
+                    >
+                      <Trans id="participant_completed_review">Review</Trans>
+                      <span className="visually-hidden"> {row.name}</span>
+                    </button>
+                  </>
                 ) : (
                   <span className="completed-row__expired">
                     <Trans id="participant_expired">Expired</Trans>
@@ -335,6 +351,17 @@ function CompletedList({ groups }: { groups: CompletedGroup[] }) {
           </ul>
         </section>
       ))}
+      {reviewing ? (
+        <Suspense fallback={null}>
+          <SubmissionReview
+            participantId={participantId}
+            instrumentId={reviewing.instrumentId}
+            instanceId={reviewing.instanceId}
+            name={reviewing.name}
+            onClose={() => setReviewing(null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,120 @@
+/**
+ * Review what was submitted (issue 26, item 2): a completed instrument opens read-only, with what
+ * the server holds of its submission (GET /control/participants/{id}/instrument_history/clinro):
+ * the completer, the completion time, the definition's version and the scores the server
+ * computed. The answers themselves are not in that call's answer: the dialog says so.
+ */
+import { Trans, useLingui } from "@lingui/react/macro";
+import { useQuery } from "@tanstack/react-query";
+import dayjs from "dayjs";
+import { instrumentHistoryQuery } from "../../api/instruments-api.ts";
+import type { HistoryCompletedItem } from "../../../core/contracts/instrument-schemas.ts";
+import { formatShortDate } from "../../i18n/format-date.ts";
+import { Modal } from "../../widgets/modal/modal.tsx";
+
+const COMPLETION_TIME_FORMAT = "HH:mm";
+
+/** The submission of this delivery (the newest, when it was sent twice). */
+export function submissionOf(
+  completed: readonly HistoryCompletedItem[],
+  instrumentId: number,
+  instanceId: number,
+): HistoryCompletedItem | undefined {
+  return completed.find((item) => item.instrument_id === instrumentId && item.instance_id === instanceId);
+}
+
+export function SubmissionReview(props: {
+  participantId: number;
+  instrumentId: number;
+  instanceId: number;
+  name: string;
+  onClose: () => void;
+}) {
+  const { t } = useLingui();
+  const history = useQuery(instrumentHistoryQuery(props.participantId));
+  const item = history.data
+    ? submissionOf(history.data.instruments.completed, props.instrumentId, props.instanceId)
+    : undefined;
+  const name = props.name;
+
+  return (
+    <Modal
+      className="submission-review"
+      title={t({ id: "submission_review_title", message: `${name}: submitted` })}
+      onClose={props.onClose}
+      actions={
+        <button type="button" className="button button--primary" onClick={props.onClose}>
+          <Trans id="submit_close">Close</Trans>
+        </button>
+      }
+    >
+      {item ? (
+        <SubmissionFacts item={item} />
+      ) : history.isError ? (
+        <p role="status">
+          <Trans id="submission_review_failed">
+            What was submitted could not be loaded. Try again once connected.
+          </Trans>
+        </p>
+      ) : history.data ? (
+        <p role="status">
+          <Trans id="submission_review_missing">The server holds no submission of this delivery yet.</Trans>
+        </p>
+      ) : (
+        <p role="status">
+          <Trans id="submission_review_loading">Loading the submission…</Trans>
+        </p>
+      )}
+    </Modal>
+  );
+}
+
+function SubmissionFacts({ item }: { item: HistoryCompletedItem }) {
+  const date = formatShortDate(item.completion);
+  const time = dayjs(item.completion).format(COMPLETION_TIME_FORMAT);
+  const completer = item.completed_by;
+  const version = item.version_number;
+  return (
+    <>
+      <dl className="submission-review__facts">
+        <dt>
+          <Trans id="submission_review_completed">Completed</Trans>
+        </dt>
+        <dd>
+          <span className="submission-review__when">
+            {date} {time}
+          </span>
+        </dd>
+        <dt>
+          <Trans id="submission_review_by">By</Trans>
+        </dt>
+        <dd>{completer}</dd>
+        <dt>
+          <Trans id="submission_review_version">Version</Trans>
+        </dt>
+        <dd>{version}</dd>
+      </dl>
+      <h3 className="submission-review__heading">
+        <Trans id="submission_review_scores">Scores</Trans>
+      </h3>
+      {item.scores.length === 0 ? (
+        <p>
+          <Trans id="submission_review_no_scores">This instrument has no scores.</Trans>
+        </p>
+      ) : (
+        <ul className="submission-review__scores">
+          {item.scores.map((score) => (
+            <li key={score.id}>
+              <span>{score.name || score.id}</span> <strong>{score.final_value}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="submission-review__note">
+        <Trans id="submission_review_read_only">
+          Submitted answers cannot be changed here. The study's export holds every answer.
+        </Trans>
+      </p>
+    </>
+  );
+}
