@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import { surveyDefinition } from "./survey-definition.ts";
-import { submissionPayload } from "./survey-submission.ts";
+import { answerRecordSchema, submissionPayload } from "./survey-submission.ts";
 import { isoMoment, rowId } from "./input-bounds.ts";
 
 /** Header versions the client sends (spec 02 section 7); the server does not refuse others. */
@@ -159,6 +159,19 @@ export const historyResponse = z.object({
   }),
 });
 export type HistoryResponse = z.infer<typeof historyResponse>;
+
+// ---------------------------------------------------------------------------------------------
+// GET /control/participants/{id}/instrument_history/clinro/{submissionId}
+
+export const submissionAnswersParams = z.object({ id: rowId("id"), submissionId: rowId("submissionId") });
+
+/** One submitted clinician instrument, read-only: its facts as the history lists them, and its answers. */
+export const submissionAnswersResponse = z.object({
+  ...historyCompletedItem.shape,
+  /** The answer records as they were submitted (the payload's answers), in the order shown. */
+  answers: z.array(answerRecordSchema),
+});
+export type SubmissionAnswersResponse = z.infer<typeof submissionAnswersResponse>;
 
 // ---------------------------------------------------------------------------------------------
 // GET /control/pending_instruments, optional ?study_id (header version 3.4.0)

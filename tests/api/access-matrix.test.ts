@@ -301,6 +301,16 @@ const SPECS: Record<string, Spec> = {
       url: `/control/participants/${fixture.participant.get(location.siteId)}/instrument_history/clinro`,
     }),
   },
+  submissionAnswersCall: {
+    level: "site",
+    probe: ({ location, fixture }) => ({
+      method: "GET",
+      url: `/control/participants/${fixture.participant.get(location.siteId)}/instrument_history/clinro/999999`,
+    }),
+    // The participant is checked first: a user who may see them is told the submission does not
+    // exist (the fixture's participants have none), anyone else is refused.
+    success: () => [404],
+  },
   pendingInstrumentsCall: {
     level: "study",
     probe: ({ location }) => ({

@@ -6,6 +6,7 @@ import {
   PENDING_INSTRUMENTS_MAX,
   historyResponse,
   pendingInstrumentsResponse,
+  submissionAnswersResponse,
 } from "../../core/contracts/instrument-schemas.ts";
 import {
   instrumentInstances,
@@ -165,6 +166,59 @@ describeOnEachDatabase("instrument history and pending instruments", (api) => {
       },
     ]);
     expect(body.instruments.pending.map((item) => item.instance_id)).toEqual([instances.persistent]);
+  });
+
+  it("one submission: read-only, with the history's facts and the answers as submitted", async () => {
+    const staff1 = await api.signIn("staff1@demo.test");
+    const history = historyResponse.parse(
+      (await api.request("GET", historyUrl(ids.participant), { token: staff1 })).json(),
+    );
+    const [done] = history.instruments.completed;
+    expect(done).toBeDefined();
+    const response = await api.request("GET", `${historyUrl(ids.participant)}/${done!.submission_id}`, {
+      token: staff1,
+    });
+    expect(response.statusCode).toBe(200);
+    const body = submissionAnswersResponse.parse(response.json());
+    const { answers, ...facts } = body;
+    expect(facts).toEqual(done);
+    // HAM-D 17: its introduction and 17 items, each item answered with its first anchor.
+    expect(answers.length).toBeGreaterThanOrEqual(17);
+    const answered = answers.filter((record) => record.state === "ANSWERED");
+    expect(answered).toHaveLength(17);
+    for (const record of answered) {
+      expect(record.label).not.toBe("");
+      expect(record.answer).toHaveLength(1);
+      expect(record.answer[0]!.choice_id).toBe("c1");
+    }
+
+    // Another participant's id with this submission, an unknown submission: 404.
+    const otherParticipant = await api.request("GET", `${historyUrl(ids.otherSite)}/${done!.submission_id}`, {
+      token: staff1,
+    });
+    expect(otherParticipant.statusCode).toBe(404);
+    expect(errorBody.parse(otherParticipant.json()).code).toBe("submission_not_found");
+    expect(
+      (await api.request("GET", `${historyUrl(ids.participant)}/999999`, { token: staff1 })).statusCode,
+    ).toBe(404);
+    // A participant the user may not see: 403, whether the submission exists or not.
+    const { staff3 } = await signedIn();
+    const [remote] = await api.db
+      .select({ id: participants.id })
+      .from(participants)
+      .where(eq(participants.studyId, 102))
+      .limit(1);
+    const refused = await api.request("GET", `${historyUrl(remote!.id)}/${done!.submission_id}`, {
+      token: staff3,
+    });
+    expect(refused.statusCode).toBe(403);
+    // Bad ids: 400 naming the field; no token: 401.
+    const bad = await api.request("GET", `${historyUrl(ids.participant)}/abc`, { token: staff1 });
+    expect(bad.statusCode).toBe(400);
+    expect(errorBody.parse(bad.json()).message).toContain("submissionId");
+    expect(
+      (await api.request("GET", `${historyUrl(ids.participant)}/${done!.submission_id}`)).statusCode,
+    ).toBe(401);
   });
 
   it("history: 403 for a participant of a study the user has no permission in", async () => {

@@ -13,6 +13,8 @@ import {
   definitionParams,
   definitionResponse,
   historyParams,
+  submissionAnswersParams,
+  submissionAnswersResponse,
   historyResponse,
   pendingInstrumentsQuery,
   pendingInstrumentsResponse,
@@ -108,6 +110,16 @@ export const instrumentHistoryCall = defineCall({
   summary: "A participant's completed and pending clinician instruments",
   params: historyParams,
   answers: { 200: historyResponse, ...REFUSALS },
+});
+
+export const submissionAnswersCall = defineCall({
+  operationId: "submissionAnswers",
+  tag: "Instruments",
+  method: "GET",
+  path: "/control/participants/{id}/instrument_history/clinro/{submissionId}",
+  summary: "One submitted clinician instrument of the participant, read-only, with its answers",
+  params: submissionAnswersParams,
+  answers: { 200: submissionAnswersResponse, ...REFUSALS, 404: errorBody },
 });
 
 export const pendingInstrumentsCall = defineCall({
