@@ -3,6 +3,7 @@ import {
   listFormsCall,
   listInstancesCall,
   pendingInstrumentsCall,
+  submissionAnswersCall,
 } from "../../core/contracts/calls/instrument-calls.ts";
 import { queryOptions } from "@tanstack/react-query";
 import { callApi } from "./call-api.ts";
@@ -16,6 +17,8 @@ export const instrumentListKeys = {
     [...instrumentListKeys.all, "instances", participantId, studyId] as const,
   pending: (studyId: number) => [...instrumentListKeys.all, "pending", studyId] as const,
   history: (participantId: number) => [...instrumentListKeys.all, "history", participantId] as const,
+  submission: (participantId: number, submissionId: number) =>
+    [...instrumentListKeys.all, "submission", participantId, submissionId] as const,
 };
 
 /** GET /control/clinro/participants/{id}/instruments?study_id: the forms list (older architecture). */
@@ -90,5 +93,23 @@ export const instrumentHistoryQuery = (participantId: number) =>
   queryOptions({
     queryKey: instrumentListKeys.history(participantId),
     queryFn: ({ signal }) => fetchInstrumentHistory(participantId, signal),
+    meta: { persist: true },
+  });
+
+/** GET /control/participants/{id}/instrument_history/clinro/{submissionId}: one submission, with its answers. */
+export function fetchSubmissionAnswers(participantId: number, submissionId: number, signal?: AbortSignal) {
+  return callApi(
+    submissionAnswersCall,
+    { params: { id: participantId, submissionId } },
+    { handle403Locally: true, signal },
+  );
+}
+
+/** A submission does not change: read once. */
+export const submissionAnswersQuery = (participantId: number, submissionId: number) =>
+  queryOptions({
+    queryKey: instrumentListKeys.submission(participantId, submissionId),
+    queryFn: ({ signal }) => fetchSubmissionAnswers(participantId, submissionId, signal),
+    staleTime: Number.POSITIVE_INFINITY,
     meta: { persist: true },
   });

@@ -152,6 +152,11 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expect(review).toBeVisible();
   await expect(review).toContainText("Carmen Ortiz");
   await expect(review).toContainText(new RegExp(`${HAMD_TOTAL}`));
+  // The answers as submitted: every item, each with the anchor chosen.
+  const answers = review.getByRole("region", { name: "Submitted answers" });
+  await expect(answers.locator("dt")).toHaveCount(17);
+  await expect(answers.locator("dd").first()).not.toHaveText("");
+  await expect(answers.getByText("Skipped")).toHaveCount(0);
   await expect(review.getByRole("button", { name: "Close" })).toBeFocused();
   await expectNoSeriousViolations(page);
   await screenshotAtSizes(page, "instruments", "submission-review", { fullPage: false });

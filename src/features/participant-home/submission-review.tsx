@@ -2,13 +2,15 @@
  * Review what was submitted (issue 26, item 2): a completed instrument opens read-only, with what
  * the server holds of its submission (GET /control/participants/{id}/instrument_history/clinro):
  * the completer, the completion time, the definition's version and the scores the server
- * computed. The answers themselves are not in that call's answer: the dialog says so.
+ * computed; then the answers as submitted (GET .../instrument_history/clinro/{submissionId}),
+ * each question with its answer, or 'Skipped'.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import dayjs from "dayjs";
-import { instrumentHistoryQuery } from "../../api/instruments-api.ts";
+import { instrumentHistoryQuery, submissionAnswersQuery } from "../../api/instruments-api.ts";
 import type { HistoryCompletedItem } from "../../../core/contracts/instrument-schemas.ts";
+import type { AnswerRecord } from "../../../core/contracts/survey-answers.ts";
 import { formatShortDate } from "../../i18n/format-date.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 
@@ -49,7 +51,7 @@ export function SubmissionReview(props: {
       }
     >
       {item ? (
-        <SubmissionFacts item={item} />
+        <SubmissionFacts item={item} participantId={props.participantId} />
       ) : history.isError ? (
         <p role="status">
           <Trans id="submission_review_failed">
@@ -69,7 +71,7 @@ export function SubmissionReview(props: {
   );
 }
 
-function SubmissionFacts({ item }: { item: HistoryCompletedItem }) {
+function SubmissionFacts({ item, participantId }: { item: HistoryCompletedItem; participantId: number }) {
   const date = formatShortDate(item.completion);
   const time = dayjs(item.completion).format(COMPLETION_TIME_FORMAT);
   const completer = item.completed_by;
@@ -110,11 +112,64 @@ function SubmissionFacts({ item }: { item: HistoryCompletedItem }) {
           ))}
         </ul>
       )}
+      <h3 className="submission-review__heading">
+        <Trans id="submission_review_answers">Answers</Trans>
+      </h3>
+      <SubmittedAnswers participantId={participantId} submissionId={item.submission_id} />
       <p className="submission-review__note">
-        <Trans id="submission_review_read_only">
-          Submitted answers cannot be changed here. The study's export holds every answer.
-        </Trans>
+        <Trans id="submission_review_read_only_answers">Submitted answers cannot be changed.</Trans>
       </p>
     </>
   );
+}
+
+/** The records of the questions shown, in order: the question, then its answer or 'Skipped'. */
+function SubmittedAnswers({ participantId, submissionId }: { participantId: number; submissionId: number }) {
+  const { t } = useLingui();
+  const submission = useQuery(submissionAnswersQuery(participantId, submissionId));
+  if (!submission.data) {
+    return submission.isError ? (
+      <p role="status">
+        <Trans id="submission_review_answers_failed">
+          The answers could not be loaded. Try again once connected.
+        </Trans>
+      </p>
+    ) : (
+      <p role="status">
+        <Trans id="submission_review_answers_loading">Loading the answers…</Trans>
+      </p>
+    );
+  }
+  const shown = submission.data.answers.filter((record) => record.state !== "REQUIRED");
+  return (
+    <div
+      className="submission-review__answers"
+      role="region"
+      aria-label={t({ id: "submission_review_answers_region", message: "Submitted answers" })}
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+      tabIndex={0}
+    >
+      <dl>
+        {shown.map((record) => (
+          <div key={record.id} className="submission-review__answer">
+            <dt>{record.label || record.name}</dt>
+            <dd>
+              <AnswerText record={record} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+function AnswerText({ record }: { record: AnswerRecord }) {
+  if (record.state === "SKIPPED" || record.answer.length === 0) {
+    return (
+      <span className="submission-review__skipped">
+        <Trans id="submission_review_skipped">Skipped</Trans>
+      </span>
+    );
+  }
+  return <>{record.answer.map((entry) => entry.label || String(entry.value ?? "")).join(", ")}</>;
 }
