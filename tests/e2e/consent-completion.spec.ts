@@ -199,14 +199,17 @@ test("the coordinator and the witness complete the main consent; the completed c
   await expect(page).toHaveURL(new RegExp(`/consents/${consentId}\\?signed=complete$`));
   expect((await stored(page, participant)).status).toBe("complete");
 
-  // The participant is completed: See consent downloads the PDF.
+  // The participant is completed: See consent opens the PDF in the app's viewer, which downloads it.
   const participants = new ConsentParticipantsPage(page);
   await participants.goto(MDD_301, SECOND_SITE, consentId);
-  const download = page.waitForEvent("download");
   await participants
     .row(participant.id)
     .getByRole("button", { name: /See consent/ })
     .click();
+  const viewer = page.getByRole("dialog", { name: new RegExp(`^${MAIN_CONSENT}: `) });
+  await expect(viewer).toBeVisible();
+  const download = page.waitForEvent("download");
+  await viewer.getByRole("button", { name: "Download" }).click();
   expect((await download).suggestedFilename()).toMatch(/\.pdf$/);
 });
 
