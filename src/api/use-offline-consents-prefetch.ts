@@ -12,10 +12,18 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { isWitness } from "../../core/contracts/roles.ts";
 
-export function useOfflineConsentsPrefetch(studyId: number, siteId: number, role: string | undefined) {
+/**
+ * For who may add participants at the site (`mayEnrol`), in a study with the new consents: a
+ * witness never starts a consent, and a study without them has no consents to sign.
+ */
+export function useOfflineConsentsPrefetch(
+  permission: { role: string; consent_2: boolean } | undefined,
+  studyId: number,
+  siteId: number,
+  mayEnrol: boolean,
+) {
   const queryClient = useQueryClient();
-  // A witness never starts a consent: nothing to keep for them.
-  const wanted = role !== undefined && !isWitness(role);
+  const wanted = mayEnrol && permission !== undefined && permission.consent_2 && !isWitness(permission.role);
   useEffect(() => {
     if (!wanted) return;
     let cancelled = false;

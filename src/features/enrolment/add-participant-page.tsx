@@ -27,11 +27,7 @@ export function AddParticipantPage({ studyId, siteId }: Props) {
   const navigate = useNavigate();
   const [problem, setProblem] = useState<ServerProblem | null>(null);
   const mayEnrol = mayEnrolAt(user, studyId, siteId);
-  useOfflineConsentsPrefetch(
-    studyId,
-    siteId,
-    mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined,
-  );
+  useOfflineConsentsPrefetch(user?.permissions?.[String(studyId)], studyId, siteId, mayEnrol);
 
   if (!mayEnrol) {
     return (

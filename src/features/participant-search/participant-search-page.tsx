@@ -29,11 +29,7 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
   const user = useStoredUser();
   const mayEnrol = mayEnrolAt(user, studyId, siteId);
   // Who may add participants offline keeps what signing their consents offline needs.
-  useOfflineConsentsPrefetch(
-    studyId,
-    siteId,
-    mayEnrol ? user?.permissions?.[String(studyId)]?.role : undefined,
-  );
+  useOfflineConsentsPrefetch(user?.permissions?.[String(studyId)], studyId, siteId, mayEnrol);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
