@@ -3,6 +3,7 @@ import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { ParticipantHome, SearchPage, StudyNav } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 const STAFF1 = "staff1@demo.test";
@@ -36,10 +37,14 @@ test("choose a study, search, open a participant and see both tabs with rows", a
   await expect(nav.region()).toContainText("MDD-301 Depression Maintenance");
   await expect(nav.tab("Consents")).toHaveAttribute("aria-current", "page");
   await expect(nav.tab("Virtual visits")).toHaveCount(0);
+  // The study's greeting to its clinicians (config.clinro.greeting) under the heading.
+  await expect(page.getByText("Welcome to MDD-301", { exact: true })).toBeVisible();
   await nav.tab("Participants").click();
 
   const search = new SearchPage(page);
   await expect(search.heading()).toBeVisible();
+  await expect(page.getByText("Welcome to MDD-301", { exact: true })).toBeVisible();
+  await screenshotAtSizes(page, "participants", "search-with-greeting");
   await expect(search.submit()).toBeDisabled();
   await search.box().fill("   ");
   await expect(search.submit()).toBeDisabled();

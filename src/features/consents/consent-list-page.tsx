@@ -7,6 +7,7 @@ import { formatShortDate } from "../../i18n/format-date.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { consentTitleMatches } from "./consent-groups.ts";
 import { ConsentAccessDenied } from "./consent-access-denied.tsx";
+import { StudyGreeting } from "../../widgets/study-greeting/study-greeting.tsx";
 
 type Props = { studyId: number; siteId: number };
 
@@ -20,9 +21,12 @@ export function ConsentListPage({ studyId, siteId }: Props) {
   const list = useQuery(siteConsentsQuery(studyId, siteId));
 
   const heading = (
-    <h1 tabIndex={-1}>
-      <Trans id="consents_list_heading">Consents</Trans>
-    </h1>
+    <>
+      <h1 tabIndex={-1}>
+        <Trans id="consents_list_heading">Consents</Trans>
+      </h1>
+      <StudyGreeting studyId={studyId} />
+    </>
   );
 
   if (list.error instanceof ApiError && list.error.status === 403) return <ConsentAccessDenied />;

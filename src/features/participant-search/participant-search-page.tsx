@@ -11,6 +11,7 @@ import { formatShortDate } from "../../i18n/format-date.ts";
 import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts";
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
 import { rowLinksRef } from "../../widgets/table/row-links.ts";
+import { StudyGreeting } from "../../widgets/study-greeting/study-greeting.tsx";
 import "./participant-search.css";
 
 type Props = { studyId: number; siteId: number; searchText: string | undefined };
@@ -46,6 +47,7 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
       <h1 tabIndex={-1}>
         <Trans id="search_heading">Search participant</Trans>
       </h1>
+      <StudyGreeting studyId={studyId} />
       <form className="search-form" role="search" onSubmit={submit}>
         <label htmlFor={inputId} className="search-form__label">
           <Trans id="search_label">Name or subject id</Trans>
