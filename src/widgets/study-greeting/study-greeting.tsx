@@ -16,7 +16,5 @@ export function StudyGreeting({ studyId }: { studyId: number }) {
   const study = useQuery({ ...studyQuery(studyId), enabled: permitted });
   const greeting = greetingOf(study.data?.config);
   if (!greeting) return null;
-  return (
-    <p className="study-greeting">{greeting}</p>
-  );
+  return <p className="study-greeting">{greeting}</p>;
 }
