@@ -33,12 +33,15 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // Site set-up (2026-11-27): the first load's English catalog holds the new screens' messages
   // (app 166.7 -> 171.2) and the outbox enrols offline (provisional participants, their map):
   // the instrument route 196.1 -> 201.1, the consent route 207.2 -> 212.2, the photo 192.5 -> 196.9.
-  "src/features/instrument/instrument-route.tsx": 203, // 201.1
+  // Issue 26: the English catalog in the first load grows with its texts (greeting, study roles,
+  // the forced password change's confirmation): 201.1 -> 203.0.
+  "src/features/instrument/instrument-route.tsx": 204, // 203.0
 
   "src/features/password/forced-change-password-page.tsx": 177, // 175.3
   "src/features/session/inactivity-lock.tsx": 176, // 174.3
   // Issue 26: a completed instrument's Review (the dialog itself loads on demand): 183.3 -> 184.4.
-  "src/features/participant-home/participant-home-page.tsx": 185, // 184.4
+  // Issue 26: the first load's English catalog grows with the forced password change's confirmation.
+  "src/features/participant-home/participant-home-page.tsx": 186, // 185.0
   // A participant added offline: their page with the correction form of a refused enrolment and
   // the device's instrument lists (site set-up).
   "src/features/enrolment/pending-participant-page.tsx": 184, // 181.7

@@ -25,6 +25,7 @@ import { LoginPage } from "../features/login/login-page.tsx";
 import { StudiesPage } from "../features/studies/studies-page.tsx";
 import { NotFoundPage } from "../features/system/not-found-page.tsx";
 import { UnauthorizedPage } from "../features/system/unauthorized-page.tsx";
+import { passwordJustSet } from "../auth/password-just-set.ts";
 import { OutboxReviewPage } from "../features/outbox-review/outbox-review-page.tsx";
 import { outboxQuery } from "../outbox-ui/use-outbox.ts";
 import { openDraftStore } from "../outbox/drafts.ts";
@@ -132,7 +133,8 @@ const forcedChangeRoute = createRoute({
   path: FORCED_CHANGE_PATH,
   beforeLoad: ({ location }) => {
     const user = requireSignedIn(location);
-    if (!user.is_temporary_password) throw redirect({ to: "/" });
+    // Once changed, the page stays only to show its confirmation (the new token re-runs this guard).
+    if (!user.is_temporary_password && !passwordJustSet()) throw redirect({ to: "/" });
   },
   component: lazyPage(
     () => import("../features/password/forced-change-password-page.tsx"),

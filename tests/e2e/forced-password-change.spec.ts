@@ -2,6 +2,7 @@ import { expect, test } from "./support/test.ts";
 import { AppShell } from "./pages/app-shell.ts";
 import { LoginPage, signInAs, storedUser } from "./pages/login-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { DEMO_PASSWORD, TEMPORARY_PASSWORD_USER } from "./support/demo.ts";
 
 const NEW_PASSWORD = "Clinic Tablet 7!";
@@ -9,6 +10,12 @@ const NEW_PASSWORD = "Clinic Tablet 7!";
 test("a temporary password is changed before anything else, then the new one signs in", async ({ page }) => {
   await signInAs(page, TEMPORARY_PASSWORD_USER, DEMO_PASSWORD);
   await expect(page).toHaveURL(/\/profile\/change-password$/);
+  await expect(page.getByRole("heading", { name: "Create your password" })).toBeVisible();
+  // Signing out is offered before the change is made (a tablet handed on); then back in.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login/);
+  expect(await storedUser(page)).toBeNull();
+  await signInAs(page, TEMPORARY_PASSWORD_USER, DEMO_PASSWORD);
   await expect(page.getByRole("heading", { name: "Create your password" })).toBeVisible();
   // No navigation bar on the change-password page.
   await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
@@ -48,8 +55,18 @@ test("a temporary password is changed before anything else, then the new one sig
   await expect(page.getByRole("alert")).toHaveText("Passwords do not match");
 
   await confirmation.fill(NEW_PASSWORD);
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
   await submit.click();
-  // The change returns to the profile (spec 01 section 4), now with the navigation bar.
+  // The change ends with a confirmation, focused, and the next step; signing out stays offered.
+  const done = page.getByRole("heading", { name: "Your password is set" });
+  await expect(done).toBeFocused();
+  await expect(page.getByText("Sign in with your new password from now on.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Choose a study" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "password", "forced-change-done");
+  // The profile, where spec 01 section 4 returns, is one choice; now with the navigation bar.
+  await page.getByRole("link", { name: "Review your profile" }).click();
   await expect(page).toHaveURL(/\/users\/profile$/);
   await expect(page.getByRole("heading", { name: "Your profile" })).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
