@@ -21,6 +21,8 @@ export type RoomRequest = {
   visitToken: string | null;
   /** What the row knows about recording until validation answers. */
   isRecorded: boolean;
+  /** Whom the visit is with, as the row names them (unknown when the room opens from its URL alone). */
+  participantName?: string;
 };
 
 /** How to reach the video service: the validate_room answer (or its fallback). */

@@ -145,7 +145,10 @@ test("a clinician and a participant hold a visit: video both ways, controls, min
   await expect(page).toHaveURL(new RegExp(`/visits/${visit.room_name}$`));
   const room = new VideoRoom(page);
   await expect(room.region()).toBeVisible();
-  await expect(room.recordingLabel()).toBeVisible();
+  await expect(room.recordingLabel()).toHaveText("This visit will be recorded");
+  // Whom the visit is with, and the call's elapsed time.
+  await expect(room.region().getByText(`Visit with ${visit.fname} ${visit.lname}`)).toBeVisible();
+  await expect(room.region().locator("time")).toHaveText(/^\d+:\d\d$/);
   // The 'upcoming visits' back link, and every row's button disabled while the room is open.
   await expect(new StudyNav(page).backLink("Upcoming visits")).toBeVisible();
   await expect(visitsPage.startButton(row)).toBeDisabled();
@@ -168,8 +171,9 @@ test("a clinician and a participant hold a visit: video both ways, controls, min
     // Each side receives the other's video.
     await expect.poll(() => room.remoteVideoWidth(), { timeout: 30_000 }).toBeGreaterThan(0);
     await expect.poll(() => participantRoom.remoteVideoWidth(), { timeout: 30_000 }).toBeGreaterThan(0);
-    // Local video goes picture-in-picture once the other side is there.
+    // Local video goes picture-in-picture once the other side is there, and the visit is recording.
     await expect(room.localVideo()).toHaveClass(/video-stream--pip/);
+    await expect(room.recordingLabel()).toHaveText("Recording");
     await expect
       .poll(() => room.senders())
       .toEqual(
@@ -199,6 +203,12 @@ test("a clinician and a participant hold a visit: video both ways, controls, min
     await page.mouse.click(8, 400);
     await expect(room.container()).toHaveClass(/video-container--minimized/);
     await expect(room.button("Expand")).toBeVisible();
+    // Minimised, each control is still a finger's target.
+    for (const name of ["Expand", "Hang up"]) {
+      const target = await room.button(name).boundingBox();
+      expect(target?.width).toBeGreaterThanOrEqual(44);
+      expect(target?.height).toBeGreaterThanOrEqual(44);
+    }
     const start = await room.box();
     expect(start.width / start.height).toBeCloseTo(16 / 9, 1);
     // Bottom right at first; on a phone-sized viewport it moves back inside.

@@ -6,7 +6,8 @@
  * shows the 'visit recorded' toast after a recorded room closes.
  */
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useEffect, useMemo, useRef, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { formatElapsed } from "../../video/elapsed-time.ts";
 import { openSignalSocket, renewRoomToken, validateRoom } from "../../api/visits-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { dispatchRoom, getRoomState, subscribeToRoom } from "../../video/visit-room-store.ts";
@@ -145,6 +146,16 @@ function OpenVisitRoom({ room }: { room: OpenRoom }) {
     };
   }, [room.minimize]);
 
+  // The call's elapsed time, counted from the room's opening (minimising keeps the count).
+  const [openedAt] = useState(Date.now);
+  const [now, setNow] = useState(openedAt);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(timer);
+  }, []);
+  const elapsed = formatElapsed(now - openedAt);
+  const participantName = request.participantName;
+
   const pictureInPicture = isLocalPictureInPicture(room) && session.remoteStream !== null;
   return (
     <>
@@ -157,6 +168,21 @@ function OpenVisitRoom({ room }: { room: OpenRoom }) {
           minimized={room.minimize}
           label={t({ id: "visit_room_label", message: "Video visit" })}
         >
+          {room.minimize ? null : (
+            <p className="visit-room__header">
+              {participantName ? (
+                <span className="visit-room__participant">
+                  <Trans id="visit_room_with">Visit with {participantName}</Trans>
+                </span>
+              ) : null}
+              <span className="visit-room__elapsed">
+                <span className="visually-hidden">
+                  <Trans id="visit_room_elapsed">Elapsed time</Trans>{" "}
+                </span>
+                <time dateTime={`PT${Math.floor((now - openedAt) / 1000)}S`}>{elapsed}</time>
+              </span>
+            </p>
+          )}
           <div className="visit-room__stage">
             {pictureInPicture ? (
               <VideoStream
@@ -180,7 +206,12 @@ function OpenVisitRoom({ room }: { room: OpenRoom }) {
             {room.isRecorded ? (
               <span className="visit-room__recording">
                 <span aria-hidden="true" className="recording-dot" />
-                <Trans id="visit_room_recording">Recording</Trans>
+                {/* Before the participant is there, what will happen; then, what is happening. */}
+                {room.remotePresent ? (
+                  <Trans id="visit_room_recording">Recording</Trans>
+                ) : (
+                  <Trans id="visit_room_will_be_recorded">This visit will be recorded</Trans>
+                )}
               </span>
             ) : null}
           </div>

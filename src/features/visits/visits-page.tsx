@@ -71,6 +71,7 @@ export function VisitsPage({ studyId, siteId, roomName }: Props) {
         roomName,
         visitToken: roomVisit?.token ?? null,
         isRecorded: roomVisit?.is_recorded ?? false,
+        participantName: roomVisit ? `${roomVisit.fname} ${roomVisit.lname}` : undefined,
       },
     });
   }, [roomName, visitsSettled, roomVisit, studyId, siteId]);
@@ -181,6 +182,7 @@ function VisitRow({
               roomName: visit.room_name,
               visitToken: visit.token,
               isRecorded: visit.is_recorded,
+              participantName: `${visit.fname} ${visit.lname}`,
             },
           });
           void navigate({

@@ -37,7 +37,8 @@ export class VideoRoom {
   readonly localVideo = () => this.page.getByTestId("local-video");
   readonly button = (name: string) =>
     this.page.getByRole("toolbar", { name: "Call controls" }).getByRole("button", { name, exact: true });
-  readonly recordingLabel = () => this.region().getByText("Recording", { exact: true });
+  /** Before the participant joins the room says the visit will be recorded; then, Recording. */
+  readonly recordingLabel = () => this.region().getByText(/^(Recording|This visit will be recorded)$/);
   readonly permissionBox = () =>
     this.page.getByRole("alert").filter({ hasText: "Camera and microphone are blocked" });
 
