@@ -140,7 +140,12 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   expect(answer.status()).toBe(201);
   expect(answer.request().headers()["version"]).toBe("010");
 
-  await expect(page.getByText("Instrument submitted.")).toBeVisible();
+  // The toast names the form and the participant, and sits below the navigation bar's badges.
+  const toast = page.getByText(/^Instrument submitted\. .+ for .+ \(.+\)\.$/);
+  await expect(toast).toBeVisible();
+  const toastBox = await toast.boundingBox();
+  const navBox = await page.locator(".nav-bar__inner").boundingBox();
+  expect(toastBox!.y).toBeGreaterThanOrEqual(navBox!.y + navBox!.height);
   await expect(page).toHaveURL(new RegExp(`/participants/153$`));
   const home = new ParticipantHome(page);
   await expect(home.row("HAM-D 17")).toHaveCount(0);

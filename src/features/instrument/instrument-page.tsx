@@ -328,19 +328,40 @@ function LoadedInstrument(props: LoadedProps) {
     sendEvent("submitFailed");
   }, [sendEvent]);
 
+  // Toasts name the participant and the form, so a clinician moving on knows which was sent.
+  const participantName = props.record.participantName;
+  const subjectId = props.record.subjectId;
   const onDelivered = useCallback(() => {
     sendEvent("completed");
-    showToast(submittedMessage, "success", TOAST_SUCCESS_MS);
+    showToast(
+      participantName
+        ? msg({
+            id: "instrument_submitted_for",
+            message: `Instrument submitted. ${title} for ${participantName} (${subjectId}).`,
+          })
+        : submittedMessage,
+      "success",
+      TOAST_SUCCESS_MS,
+    );
     // Fire and forget: the lists and the participant's counts refetch while we navigate back.
     void queryClient.invalidateQueries({ queryKey: instrumentListKeys.all });
     void queryClient.invalidateQueries({ queryKey: participantKeys.all });
     void toParticipant();
-  }, [sendEvent, queryClient, toParticipant]);
+  }, [sendEvent, queryClient, toParticipant, title, participantName, subjectId]);
 
   const onSendLater = useCallback(() => {
-    showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
+    showToast(
+      participantName
+        ? msg({
+            id: "instrument_saved_for_later_for",
+            message: `${title} for ${participantName} (${subjectId}) is saved on this device and is sent when the connection is back.`,
+          })
+        : savedForLaterMessage,
+      "info",
+      TOAST_SUCCESS_MS,
+    );
     void toParticipant();
-  }, [toParticipant]);
+  }, [toParticipant, title, participantName, subjectId]);
 
   if (status.kind === "loading") {
     return (
