@@ -45,7 +45,13 @@ export async function openFirefox(): Promise<EnginePage> {
       const element = await page.$(`::-p-xpath(${xpath})`);
       return element ? element.isVisible() : false;
     },
-    click: async (xpath) => (await find(xpath)).click(),
+    // As a person would: the target scrolled to the middle first. Puppeteer only scrolls an element
+    // that is off screen, and one on screen under the runner's sticky footer takes the click there.
+    click: async (xpath) => {
+      const element = await find(xpath);
+      await element.evaluate((target) => target.scrollIntoView({ block: "center", behavior: "instant" }));
+      await element.click();
+    },
     type: async (xpath, text) => {
       const element = await find(xpath);
       await element.click();
