@@ -5,8 +5,6 @@ import {
   displayedRole,
   mayListUsers,
   nextSort,
-  roleLines,
-  roleText,
   visibleUsers,
   type DisplayedRole,
   type UserSort,
@@ -125,59 +123,5 @@ describe("filtering", () => {
     ["empty text", "", ["Aaron", "Bea", "carmen", "dora"]],
   ])("by %s", (_case, filter, expected) => {
     expect(sorted(DEFAULT_USER_SORT, filter)).toEqual(expected);
-  });
-});
-
-describe("roleLines", () => {
-  const studyRoleLine = (entry: { role: string; study_name: string }) =>
-    `${entry.role === "Impartial Witness" ? "Impartial Witness" : `Level ${entry.role}`} (${entry.study_name})`;
-  const witness: UserListItem = {
-    id: 9,
-    nickname: "Wanda",
-    username: "w@x.test",
-    role: "enroller",
-    last_login: null,
-    study_roles: [{ study_id: 101, study_name: "MDD-301", role: "Impartial Witness" }],
-  };
-
-  it("names a witness by the study role, not the enroller account role", () => {
-    expect(roleLines(witness, roleName, studyRoleLine)).toEqual(["Impartial Witness (MDD-301)"]);
-    expect(roleText(witness, roleName, studyRoleLine)).toBe("Impartial Witness (MDD-301)");
-  });
-
-  it("keeps the account role first for administrators and study managers, and alone without a study", () => {
-    const manager: UserListItem = {
-      ...witness,
-      role: "studyManager",
-      study_roles: [
-        { study_id: 101, study_name: "MDD-301", role: "16" },
-        { study_id: 102, study_name: "PAIN-201", role: "11" },
-      ],
-    };
-    expect(roleLines(manager, roleName, studyRoleLine)).toEqual([
-      "Study manager",
-      "Level 16 (MDD-301)",
-      "Level 11 (PAIN-201)",
-    ]);
-    expect(roleLines({ ...witness, role: "edit", study_roles: [] }, roleName, studyRoleLine)).toEqual([
-      "Administrator",
-    ]);
-    expect(
-      roleLines({ ...witness, role: "researcher", study_roles: undefined }, roleName, studyRoleLine),
-    ).toEqual(["Researcher"]);
-  });
-
-  it("filters by the study role's words", () => {
-    const list = visibleUsers([...users, witness], {
-      filter: "witness",
-      sort: DEFAULT_USER_SORT,
-      roleName,
-      studyRoleLine,
-    });
-    expect(names(list)).toEqual(["Wanda"]);
-    // Without the study roles' words the witness is found by the account role alone.
-    expect(names(visibleUsers([witness], { filter: "witness", sort: DEFAULT_USER_SORT, roleName }))).toEqual(
-      [],
-    );
   });
 });

@@ -4,7 +4,7 @@
  * role codes into words.
  */
 import { managementRoleAllows } from "../../../core/contracts/management-roles.ts";
-import type { UserListItem, UserStudyRole } from "../../../core/contracts/users.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 
 /** The role names the interface shows; the legacy 'edit' reads as administrator. */
 export type DisplayedRole = "enroller" | "researcher" | "studyManager" | "administrator";
@@ -23,36 +23,6 @@ export function displayedRole(role: UserListItem["role"]): DisplayedRole {
   return role === "edit" ? "administrator" : role;
 }
 
-/**
- * What the Role column says of a user: their role in each study, in a coordinator's words (an
- * Impartial Witness reads as one, not as the 'enroller' account role witnesses are given), and
- * the account role only where it says more: an administrator or study manager, or a user with no
- * study role.
- */
-export function roleLines(
-  user: UserListItem,
-  roleName: (role: DisplayedRole) => string,
-  studyRoleLine: (entry: UserStudyRole) => string,
-): string[] {
-  const management = displayedRole(user.role);
-  const lines = (user.study_roles ?? []).map(studyRoleLine);
-  if (lines.length === 0 || management === "administrator" || management === "studyManager") {
-    lines.unshift(roleName(management));
-  }
-  return lines;
-}
-
-/** The Role column's words as one text, for sorting and filtering; the account role alone without studyRoleLine. */
-export function roleText(
-  user: UserListItem,
-  roleName: (role: DisplayedRole) => string,
-  studyRoleLine?: (entry: UserStudyRole) => string,
-): string {
-  return studyRoleLine
-    ? roleLines(user, roleName, studyRoleLine).join(", ")
-    : roleName(displayedRole(user.role));
-}
-
 /** Clicking a column sorts by it ascending; clicking the sorted column again reverses it. */
 export function nextSort(current: UserSort, key: UserSortKey): UserSort {
   if (current.key !== key) return { key, direction: "ascending" };
@@ -64,11 +34,10 @@ export function userMatches(
   user: UserListItem,
   filter: string,
   roleName: (role: DisplayedRole) => string,
-  studyRoleLine?: (entry: UserStudyRole) => string,
 ): boolean {
   const needle = filter.trim().toLocaleLowerCase();
   if (!needle) return true;
-  return [user.nickname, user.username, roleText(user, roleName, studyRoleLine)].some((text) =>
+  return [user.nickname, user.username, roleName(displayedRole(user.role))].some((text) =>
     text.toLocaleLowerCase().includes(needle),
   );
 }
@@ -88,19 +57,9 @@ const names = () => (collator ??= new Intl.Collator(undefined, { sensitivity: "b
  */
 export function visibleUsers(
   users: readonly UserListItem[],
-  {
-    filter,
-    sort,
-    roleName,
-    studyRoleLine,
-  }: {
-    filter: string;
-    sort: UserSort;
-    roleName: (role: DisplayedRole) => string;
-    studyRoleLine?: (entry: UserStudyRole) => string;
-  },
+  { filter, sort, roleName }: { filter: string; sort: UserSort; roleName: (role: DisplayedRole) => string },
 ): UserListItem[] {
-  const matching = users.filter((user) => userMatches(user, filter, roleName, studyRoleLine));
+  const matching = users.filter((user) => userMatches(user, filter, roleName));
   const sign = sort.direction === "ascending" ? 1 : -1;
   const compare = (a: UserListItem, b: UserListItem): number => {
     switch (sort.key) {
@@ -111,9 +70,7 @@ export function visibleUsers(
         return sign * (Date.parse(a.last_login) - Date.parse(b.last_login));
       }
       case "role":
-        return (
-          sign * names().compare(roleText(a, roleName, studyRoleLine), roleText(b, roleName, studyRoleLine))
-        );
+        return sign * names().compare(roleName(displayedRole(a.role)), roleName(displayedRole(b.role)));
       default:
         return sign * names().compare(a[sort.key], b[sort.key]);
     }

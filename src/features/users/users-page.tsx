@@ -6,17 +6,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { usersListQuery } from "../../api/users-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { StaffStudyRole } from "../../../core/contracts/staff.ts";
-import type { UserListItem, UserStudyRole } from "../../../core/contracts/users.ts";
+import type { UserListItem } from "../../../core/contracts/users.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { EditUserLink } from "./edit-user-link.tsx";
 import { formatDateTime } from "./format-last-login.ts";
-import { staffStatusLabels, studyRoleLabels } from "./role-labels.ts";
+import { staffStatusLabels } from "./role-labels.ts";
 import "./users.css";
 import {
   DEFAULT_USER_SORT,
-  roleLines,
-  roleText,
+  displayedRole,
   userMatches,
   visibleUsers,
   type DisplayedRole,
@@ -44,18 +42,8 @@ export function UsersPage() {
   const users = useQuery(usersListQuery());
   const editor = useStoredUser();
   const roleName = (role: DisplayedRole) => i18n._(roleLabels[role]);
-  // A study role in a coordinator's words with its study; a code the app does not know as stored.
-  const studyRoleLine = ({ role, study_name: study }: UserStudyRole) => {
-    const words = role in studyRoleLabels ? i18n._(studyRoleLabels[role as StaffStudyRole]) : role;
-    return t({ id: "users_study_role", message: `${words} (${study})` });
-  };
   // The first order: by nickname, ties by email; the column buttons sort from there.
-  const rows = visibleUsers(users.data?.users ?? [], {
-    filter: "",
-    sort: DEFAULT_USER_SORT,
-    roleName,
-    studyRoleLine,
-  });
+  const rows = visibleUsers(users.data?.users ?? [], { filter: "", sort: DEFAULT_USER_SORT, roleName });
   const header = (key: UserSortKey) => i18n._(columnLabels[key]);
   const columns: TableColumn<UserListItem>[] = [
     {
@@ -83,15 +71,8 @@ export function UsersPage() {
     {
       id: "role",
       header: header("role"),
-      sortValue: (user) => roleText(user, roleName, studyRoleLine),
-      // One line per study: an Impartial Witness reads as one, not as the account role.
-      cell: (user) => (
-        <ul className="users-page__roles">
-          {roleLines(user, roleName, studyRoleLine).map((line, index) => (
-            <li key={index}>{line}</li>
-          ))}
-        </ul>
-      ),
+      sortValue: (user) => roleName(displayedRole(user.role)),
+      cell: (user) => roleName(displayedRole(user.role)),
     },
     {
       id: "last_login",
@@ -133,7 +114,7 @@ export function UsersPage() {
           initialSort={{ id: "nickname" }}
           search={{
             label: t({ id: "users_filter_label", message: "Search users" }),
-            matches: (user, text) => userMatches(user, text, roleName, studyRoleLine),
+            matches: (user, text) => userMatches(user, text, roleName),
           }}
           status={(shown, total) => t({ id: "users_count", message: `${shown} of ${total} users shown` })}
         />
