@@ -23,8 +23,17 @@ export const userListItem = z.object({
    */
   status: z.optional(z.enum(["active", "invited", "invitation_expired", "deactivated"])),
   invitation_expires_at: z.optional(z.nullable(z.string())),
+  /**
+   * The user's role in each study, as stored ('11', '12', '13', '16' or 'Impartial Witness'),
+   * ordered by study name: the list names them in a coordinator's words. The list answers it;
+   * the edit call leaves it out.
+   */
+  study_roles: z.optional(
+    z.array(z.object({ study_id: z.number().check(z.int()), study_name: z.string(), role: z.string() })),
+  ),
 });
 export type UserListItem = z.infer<typeof userListItem>;
+export type UserStudyRole = NonNullable<UserListItem["study_roles"]>[number];
 
 /** Every user, ordered by id. */
 export const usersResponse = z.object({ users: z.array(userListItem) });

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { errorBody } from "../../core/contracts/errors.ts";
 import { usersResponse } from "../../core/contracts/users.ts";
-import { users } from "../../server/db/schema.ts";
+import { studyPermissions, users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 const USERS = "/control/users";
@@ -23,6 +23,7 @@ describeOnEachDatabase("GET /control/users", (api) => {
         "nickname",
         "role",
         "status",
+        "study_roles",
         "username",
       ]);
     }
@@ -43,6 +44,33 @@ describeOnEachDatabase("GET /control/users", (api) => {
     expect(list.find((user) => user.username === "admin@demo.test")).toMatchObject({ role: "administrator" });
     // Password hashes and token versions never leave the server.
     expect(response.body).not.toMatch(/argon2|password|tokenVersion|token_version/i);
+  });
+
+  it("answers each user's role in each study as stored, ordered by study name, and [] without any", async () => {
+    const token = await api.signIn("admin@demo.test");
+    const { users: list } = usersResponse.parse((await api.request("GET", USERS, { token })).json());
+    const permissions = await api.db
+      .select({
+        userId: studyPermissions.userId,
+        studyId: studyPermissions.studyId,
+        role: studyPermissions.role,
+      })
+      .from(studyPermissions);
+    const witness = list.find((user) => user.username === "witness@demo.test");
+    expect(witness?.study_roles?.length).toBeGreaterThan(0);
+    expect(witness?.study_roles?.every((entry) => entry.role === "Impartial Witness")).toBe(true);
+    for (const user of list) {
+      const expected = permissions
+        .filter((permission) => permission.userId === user.id)
+        .map((permission) => `${permission.studyId}:${permission.role}`)
+        .sort();
+      expect(user.study_roles?.map((entry) => `${entry.study_id}:${entry.role}`).sort()).toEqual(expected);
+      const names = user.study_roles?.map((entry) => entry.study_name) ?? [];
+      expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    const fresh = await api.createUser({ studies: {} });
+    const again = usersResponse.parse((await api.request("GET", USERS, { token })).json());
+    expect(again.users.find((user) => user.id === fresh.id)?.study_roles).toEqual([]);
   });
 
   it("answers last_login as an ISO time after a sign-in, and null for a user who never signed in", async () => {
