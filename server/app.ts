@@ -47,6 +47,7 @@ import { pendingInstrumentsRoutes } from "./routes/instruments/pending-instrumen
 import { submissionRoutes } from "./routes/instruments/post-submission.ts";
 import { participantRoutes } from "./routes/participants/get-participant.ts";
 import { participantSearchRoutes } from "./routes/participants/search.ts";
+import { participantListRoutes } from "./routes/participants/list.ts";
 import { participantEnrolmentRoutes } from "./routes/participants/enrol-participants.ts";
 import { studyRoutes } from "./routes/studies/get-study.ts";
 import { changePasswordRoutes } from "./routes/users/change-password.ts";
@@ -234,6 +235,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     studyRoutes(authenticated, ctx);
     participantRoutes(authenticated, ctx);
     participantSearchRoutes(authenticated, ctx);
+    participantListRoutes(authenticated, ctx);
     participantEnrolmentRoutes(authenticated, ctx);
     formsListRoutes(authenticated, ctx);
     instancesListRoutes(authenticated, ctx);

@@ -148,9 +148,25 @@ export const participants = pgTable(
     clientId: text("client_id").unique(),
     firstLoginTimestamp: timestamp("first_login_timestamp", { withTimezone: true, mode: "date" }),
     lastUpdated: timestamp("last_updated", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /**
+     * When the participant was enrolled (set by the database at insert); null for participants
+     * enrolled before it was recorded (migration 0016 leaves them unknown rather than guess).
+     */
+    enrolledAt: timestamp("enrolled_at", { withTimezone: true, mode: "date" }).defaultNow(),
   },
   (t) => [
     index("participants_study_site_idx").on(t.studyId, t.siteId),
+    // The site's participant list (routes/participants/list.ts) pages by keyset in each of its
+    // orders: each index answers one order, read from where the previous page ended.
+    index("participants_site_list_id_idx").on(t.studyId, t.siteId, t.id),
+    index("participants_site_list_subject_id_idx").on(t.studyId, t.siteId, t.subjectId, t.id),
+    index("participants_site_list_name_idx").on(
+      t.studyId,
+      t.siteId,
+      sql`lower(${t.lname})`,
+      sql`lower(${t.fname})`,
+      t.id,
+    ),
     // A subject id names one participant in its study (an empty one is the legacy 'none').
     uniqueIndex("participants_study_subject_id_key")
       .on(t.studyId, t.subjectId)

@@ -10,6 +10,7 @@ import {
   participantSearchResponse,
   siteParams,
 } from "../participant.ts";
+import { participantListQuery, participantListResponse } from "../participant-list.ts";
 import { studyIdParam, studyResponse } from "../study.ts";
 import { REFUSALS } from "./common-answers.ts";
 
@@ -42,6 +43,17 @@ export const searchParticipantsCall = defineCall({
   params: siteParams,
   query: participantSearchQuery,
   answers: { 200: participantSearchResponse, ...REFUSALS },
+});
+
+export const listParticipantsCall = defineCall({
+  operationId: "listParticipants",
+  tag: "Studies and participants",
+  method: "GET",
+  path: "/control/studies/{studyId}/sites/{siteId}/participants",
+  summary: "A site's participants, sorted and paged by a cursor (keyset)",
+  params: siteParams,
+  query: participantListQuery,
+  answers: { 200: participantListResponse, ...REFUSALS },
 });
 
 export const listMyConsentsCall = defineCall({

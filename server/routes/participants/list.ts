@@ -1,0 +1,157 @@
+/**
+ * GET /control/studies/{studyId}/sites/{siteId}/participants?sort=&order=&limit=&cursor=: a site's
+ * participants, sorted and paged by keyset (core/contracts/participant-list.ts). Each order has
+ * its btree index (migration 0016): a page is read from where the previous one ended, as a row
+ * comparison on the index's columns, so its cost does not grow with how far into the list it is.
+ *
+ * The cursor is base64url of the JSON [sort, order, ...the last row's sort key]: opaque to the
+ * app, checked here (a cursor of another sort or order, or not made here, is a 400 naming it).
+ */
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { listParticipantsCall } from "../../../core/contracts/calls/study-calls.ts";
+import { MAX_ID } from "../../../core/contracts/input-bounds.ts";
+import {
+  PARTICIPANT_LIST_CURSOR_MAX_LENGTH,
+  type ParticipantListOrder,
+  type ParticipantListResponse,
+  type ParticipantListSort,
+} from "../../../core/contracts/participant-list.ts";
+import { requireSession } from "../../auth/authenticate.ts";
+import type { AppContext } from "../../context.ts";
+import { participants } from "../../db/schema.ts";
+import { HttpError } from "../../http/errors.ts";
+import { registerCall } from "../../http/register-call.ts";
+import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
+
+/** The sort key of a row: what the cursor carries, in the index's order (the id last). */
+type SortKey = [string, string, number] | [string, number] | [number];
+
+/** Each order's key expressions, in the column order of its index. */
+const KEY_COLUMNS: Record<ParticipantListSort, () => SQL[]> = {
+  last_name: () => [
+    sql`lower(${participants.lname})`,
+    sql`lower(${participants.fname})`,
+    sql`${participants.id}`,
+  ],
+  subject_id: () => [sql`${participants.subjectId}`, sql`${participants.id}`],
+  enrolled: () => [sql`${participants.id}`],
+};
+
+function keyOf(
+  sort: ParticipantListSort,
+  row: { id: number; subject_id: string; lowerLname: string; lowerFname: string },
+): SortKey {
+  switch (sort) {
+    case "last_name":
+      // The database's lower(), read with the row: JavaScript's toLowerCase differs from it
+      // under some collations (a C locale lower-cases ASCII only), and the key must be its own.
+      return [row.lowerLname, row.lowerFname, row.id];
+    case "subject_id":
+      return [row.subject_id, row.id];
+    case "enrolled":
+      return [row.id];
+  }
+}
+
+function badCursor(reason: string) {
+  return new HttpError(400, `Invalid request. cursor: ${reason}`, "invalid_request", [
+    { path: "cursor", message: reason },
+  ]);
+}
+
+export function encodeCursor(sort: ParticipantListSort, order: ParticipantListOrder, key: SortKey) {
+  return Buffer.from(JSON.stringify([sort, order, ...key]), "utf8").toString("base64url");
+}
+
+/** The sort key a cursor names, checked against the sort and order it is asked with. */
+export function decodeCursor(
+  cursor: string,
+  sort: ParticipantListSort,
+  order: ParticipantListOrder,
+): SortKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw badCursor("is not a cursor this list answered");
+  }
+  if (!Array.isArray(parsed) || typeof parsed[0] !== "string" || typeof parsed[1] !== "string") {
+    throw badCursor("is not a cursor this list answered");
+  }
+  const [cursorSort, cursorOrder, ...key] = parsed as [string, string, ...unknown[]];
+  if (cursorSort !== sort || cursorOrder !== order) {
+    throw badCursor(`was answered for sort=${cursorSort}&order=${cursorOrder}: ask its next page with those`);
+  }
+  const texts = key.slice(0, -1);
+  const id = key.at(-1);
+  const expected = KEY_COLUMNS[sort]().length;
+  if (
+    key.length !== expected ||
+    !texts.every(
+      (value) => typeof value === "string" && value.length <= PARTICIPANT_LIST_CURSOR_MAX_LENGTH,
+    ) ||
+    typeof id !== "number" ||
+    !Number.isInteger(id) ||
+    id < 1 ||
+    id > MAX_ID
+  ) {
+    throw badCursor("is not a cursor this list answered");
+  }
+  return key as SortKey;
+}
+
+/** The rows after the cursor's key in the list's order: one row comparison on the index's columns. */
+function afterKey(sort: ParticipantListSort, order: ParticipantListOrder, key: SortKey): SQL {
+  const columns = sql.join(KEY_COLUMNS[sort](), sql`, `);
+  const values = sql.join(
+    key.map((value) => sql`${value}`),
+    sql`, `,
+  );
+  return order === "asc" ? sql`(${columns}) > (${values})` : sql`(${columns}) < (${values})`;
+}
+
+export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
+  registerCall(app, listParticipantsCall, async (request): Promise<ParticipantListResponse> => {
+    const { user } = requireSession(request);
+    const { studyId, siteId } = request.params;
+    const { sort, order, limit, cursor } = request.query;
+    // The cursor is checked before the database is asked anything: bad input is a 400 whoever asks.
+    const after = cursor === undefined ? undefined : decodeCursor(cursor, sort, order);
+    if (!(await canReadSite(ctx.db, user.id, studyId, siteId))) throw siteForbidden();
+
+    const atSite = and(eq(participants.studyId, studyId), eq(participants.siteId, siteId));
+    const direction = order === "asc" ? asc : desc;
+    // One row more than the page: whether there is a next page, without counting.
+    const rows = await ctx.db
+      .select({
+        id: participants.id,
+        fname: participants.fname,
+        lname: participants.lname,
+        subject_id: participants.subjectId,
+        date_of_birth: participants.dateOfBirth,
+        enrolledAt: participants.enrolledAt,
+        lowerLname: sql<string>`lower(${participants.lname})`,
+        lowerFname: sql<string>`lower(${participants.fname})`,
+      })
+      .from(participants)
+      .where(after ? and(atSite, afterKey(sort, order, after)) : atSite)
+      .orderBy(...KEY_COLUMNS[sort]().map((column) => direction(column)))
+      .limit(limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    // The count reads the whole site's index: asked once, with the first page.
+    const total =
+      after === undefined
+        ? ((await ctx.db.select({ total: count() }).from(participants).where(atSite))[0]?.total ?? 0)
+        : null;
+    return {
+      participants: page.map(({ enrolledAt, lowerLname: _lname, lowerFname: _fname, ...row }) => ({
+        ...row,
+        enrolled_at: enrolledAt ? enrolledAt.toISOString() : null,
+      })),
+      total,
+      next_cursor: rows.length > limit && last ? encodeCursor(sort, order, keyOf(sort, last)) : null,
+    };
+  });
+}
