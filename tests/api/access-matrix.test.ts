@@ -154,6 +154,13 @@ const SPECS: Record<string, Spec> = {
       url: `/control/studies/${location.studyId}/sites/${location.siteId}/clinro_search?search_value=a`,
     }),
   },
+  listParticipantsCall: {
+    level: "site",
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants?sort=subject_id&limit=5`,
+    }),
+  },
   listMyConsentsCall: {
     level: "site",
     probe: ({ location }) => ({
