@@ -4,7 +4,7 @@
  * stored, the browser's when it is shown). The onboarding cards are in onboarding.ts.
  */
 import * as z from "zod/mini";
-import { bodyId } from "./input-bounds.ts";
+import { bodyId, rowId } from "./input-bounds.ts";
 
 /** Tags an announcement's HTML may hold; anything else is dropped (its text kept, for most). */
 export const ANNOUNCEMENT_ALLOWED_TAGS = [
@@ -76,3 +76,30 @@ export const postAnnouncementRequest = z.object({
     ),
 });
 export type PostAnnouncementRequest = z.infer<typeof postAnnouncementRequest>;
+
+/**
+ * An ANNOUNCEMENT instrument of a study (spec 02 sections 3 and 7): in the newer instrument
+ * architecture the study team's announcements are delivered as instruments with the
+ * participants' activities, and the inbox lists them (issue 26, item 10). One entry per
+ * instrument, however many participants it was delivered to.
+ */
+export const announcementInstrument = z.object({
+  instrument_id: z.number().check(z.int()),
+  /** ISO time of its first delivery to a participant at one of the user's sites. */
+  sent: z.string(),
+  /** Whether this user's read event naming the instrument (and no participant) reached the server. */
+  read: z.boolean(),
+  /** The instrument's display name. */
+  title: z.string(),
+  /** Its text (metadata.content), sanitised HTML; empty when it has none. */
+  content: z.string(),
+  study_id: z.number().check(z.int()),
+  study_name: z.string(),
+});
+export type AnnouncementInstrument = z.infer<typeof announcementInstrument>;
+
+/** GET /control/clinro/me/announcement_instruments?study_id={studyId} */
+export const announcementInstrumentsQuery = z.object({ study_id: rowId("study_id") });
+/** Newest first. */
+export const announcementInstrumentsResponse = z.object({ announcements: z.array(announcementInstrument) });
+export type AnnouncementInstrumentsResponse = z.infer<typeof announcementInstrumentsResponse>;

@@ -7,6 +7,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type {
   Announcement,
+  AnnouncementInstrument,
+  AnnouncementInstrumentsResponse,
   AnnouncementsResponse,
   PostAnnouncementRequest,
 } from "../../core/contracts/announcements.ts";
@@ -26,6 +28,7 @@ const calls = () => import("./announcements-calls.ts");
 export const announcementKeys = {
   all: ["announcements"] as const,
   list: () => [...announcementKeys.all, "list"] as const,
+  instruments: (studyId: number) => [...announcementKeys.all, "instruments", studyId] as const,
 };
 
 export const announcementsQuery = () =>
@@ -36,6 +39,41 @@ export const announcementsQuery = () =>
     meta: { persist: true },
   });
 
+/** A study's ANNOUNCEMENT instruments (the newer architecture's announcements, issue 26 item 10). */
+export const announcementInstrumentsQuery = (studyId: number) =>
+  queryOptions({
+    queryKey: announcementKeys.instruments(studyId),
+    queryFn: async ({ signal }) => (await calls()).fetchAnnouncementInstruments(studyId, signal),
+    meta: { persist: true },
+  });
+
+/** The events of this user's "events" items in the outbox (waiting, retrying or refused). */
+function queuedEventsOf(items: readonly OutboxItem[], userId: number) {
+  return items.flatMap((item) => {
+    if (item.kind !== "event" || item.userId !== userId || item.request.body.type !== "json") return [];
+    const events: unknown = item.request.body.value;
+    return Array.isArray(events)
+      ? (events as { type?: unknown; participant?: unknown; info?: Record<string, unknown> }[])
+      : [];
+  });
+}
+
+/**
+ * The announcement instruments this user has opened whose read event (naming the instrument and
+ * no participant) is still in the outbox.
+ */
+export function announcementInstrumentsReadInOutbox(
+  items: readonly OutboxItem[],
+  userId: number,
+): Set<number> {
+  const ids = new Set<number>();
+  for (const event of queuedEventsOf(items, userId)) {
+    const id = event.info?.instrument_id;
+    if (event.type === "read" && event.participant === undefined && typeof id === "number") ids.add(id);
+  }
+  return ids;
+}
+
 /**
  * The announcements this user has opened whose read event is still in the outbox (waiting for
  * the network, retrying, or refused): the server does not know yet, so a list fetched meanwhile
@@ -43,14 +81,9 @@ export const announcementsQuery = () =>
  */
 export function announcementsReadInOutbox(items: readonly OutboxItem[], userId: number): Set<number> {
   const ids = new Set<number>();
-  for (const item of items) {
-    if (item.kind !== "event" || item.userId !== userId || item.request.body.type !== "json") continue;
-    const events: unknown = item.request.body.value;
-    if (!Array.isArray(events)) continue;
-    for (const event of events as { type?: unknown; info?: { announcement_id?: unknown } }[]) {
-      const id = event.info?.announcement_id;
-      if (event.type === "read" && typeof id === "number") ids.add(id);
-    }
+  for (const event of queuedEventsOf(items, userId)) {
+    const id = event.info?.announcement_id;
+    if (event.type === "read" && typeof id === "number") ids.add(id);
   }
   return ids;
 }
@@ -60,15 +93,25 @@ export type InboxAnnouncements = {
   query: ReturnType<typeof useQuery<AnnouncementsResponse>>;
   /** The list as the user sees it: read once opened, whether or not its read event has arrived. */
   announcements: Announcement[];
-  /** The selected study is of the newer instrument architecture: the list is not fetched. */
+  /**
+   * The selected study is of the newer instrument architecture: the list is not fetched, the
+   * study's ANNOUNCEMENT instruments are (`instrumentAnnouncements`).
+   */
   skipped: boolean;
+  /** The newer architecture's announcements of the selected study; idle unless `skipped`. */
+  instrumentQuery: ReturnType<typeof useQuery<AnnouncementInstrumentsResponse>>;
+  /** Those announcements as the user sees them: read once opened. */
+  instrumentAnnouncements: AnnouncementInstrument[];
+  /** Unread announcements of either kind: the navigation's dot. */
+  unreadCount: number;
   /** The selected study's name, when known. */
   studyName: string | undefined;
 };
 
 /**
  * The announcements, fetched only when the selected study's instrument architecture version is
- * not above the default (spec 02 section 2). No study selected: fetched. The study's version
+ * not above the default (spec 02 section 2); above it, the study's ANNOUNCEMENT instruments are
+ * fetched instead (issue 26, item 10). No study selected: fetched. The study's version
  * comes from the study call; while it loads nothing is fetched, and when it fails the default
  * is assumed.
  */
@@ -80,15 +123,35 @@ export function useInboxAnnouncements(selectedStudyId: number | undefined): Inbo
   const studyKnown = !permitted || study.isSuccess || study.isError;
   const skipped = permitted && isNewerArchitecture(study.data?.config.instrument_architecture_version);
   const query = useQuery({ ...announcementsQuery(), enabled: user !== null && studyKnown && !skipped });
+  const instrumentQuery = useQuery({
+    ...announcementInstrumentsQuery(selectedStudyId ?? 0),
+    enabled: user !== null && skipped,
+  });
   const outbox = useQuery(outboxQuery());
   const readInOutbox = user ? announcementsReadInOutbox(outbox.data ?? [], user.id) : new Set<number>();
-  const announcements = (query.data?.announcements ?? []).map((item) =>
-    !item.read && readInOutbox.has(item.id) ? { ...item, read: true } : item,
-  );
+  const announcements = skipped
+    ? []
+    : (query.data?.announcements ?? []).map((item) =>
+        !item.read && readInOutbox.has(item.id) ? { ...item, read: true } : item,
+      );
+  const instrumentsRead = user
+    ? announcementInstrumentsReadInOutbox(outbox.data ?? [], user.id)
+    : new Set<number>();
+  const instrumentAnnouncements = skipped
+    ? (instrumentQuery.data?.announcements ?? []).map((item) =>
+        !item.read && instrumentsRead.has(item.instrument_id) ? { ...item, read: true } : item,
+      )
+    : [];
+  const unreadCount =
+    announcements.filter((item) => !item.read).length +
+    instrumentAnnouncements.filter((item) => !item.read).length;
   return {
     query,
     announcements,
     skipped,
+    instrumentQuery,
+    instrumentAnnouncements,
+    unreadCount,
     studyName: permitted
       ? (study.data?.name ?? user?.permissions?.[String(selectedStudyId)]?.study_name)
       : undefined,
@@ -105,6 +168,21 @@ export function markReadInCache(queryClient: QueryClient, announcementId: number
           ),
         }
       : current,
+  );
+}
+
+/** Shows an announcement instrument as read at once (its read event is on its way). */
+export function markInstrumentReadInCache(queryClient: QueryClient, studyId: number, instrumentId: number) {
+  queryClient.setQueryData<AnnouncementInstrumentsResponse>(
+    announcementKeys.instruments(studyId),
+    (current) =>
+      current
+        ? {
+            announcements: current.announcements.map((item) =>
+              item.instrument_id === instrumentId ? { ...item, read: true } : item,
+            ),
+          }
+        : current,
   );
 }
 

@@ -6,11 +6,13 @@
 import { msg } from "@lingui/core/macro";
 import {
   announcement,
+  announcementInstrumentsResponse,
   announcementsResponse,
   type PostAnnouncementRequest,
 } from "../../core/contracts/announcements.ts";
 import {
   dismissOnboardingCall,
+  listAnnouncementInstrumentsCall,
   listAnnouncementsCall,
   postAnnouncementCall,
 } from "../../core/contracts/calls/announcement-calls.ts";
@@ -24,6 +26,19 @@ export function fetchAnnouncements(signal?: AbortSignal) {
     path: listAnnouncementsCall.path,
     schema: announcementsResponse,
     failMessage: msg({ id: "inbox_fetch_failed", message: "Could not fetch your announcements" }),
+    signal,
+  });
+}
+
+/** GET /control/clinro/me/announcement_instruments?study_id: the newer architecture's announcements. */
+export function fetchAnnouncementInstruments(studyId: number, signal?: AbortSignal) {
+  return request({
+    path: listAnnouncementInstrumentsCall.path,
+    query: { study_id: String(studyId) },
+    schema: announcementInstrumentsResponse,
+    failMessage: msg({ id: "inbox_fetch_failed", message: "Could not fetch your announcements" }),
+    // A study no longer the user's: the inbox says it could not load, the session goes on.
+    handle403Locally: true,
     signal,
   });
 }

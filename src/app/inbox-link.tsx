@@ -33,8 +33,7 @@ function InboxIcon() {
 }
 
 export function InboxLink() {
-  const { announcements } = useInboxAnnouncements(readSelection()?.studyId);
-  const unread = announcements.filter((item) => !item.read).length;
+  const { unreadCount: unread } = useInboxAnnouncements(readSelection()?.studyId);
   return (
     <Link to="/inbox" className="inbox-link" activeProps={{ "aria-current": "page" }}>
       <InboxIcon />

@@ -325,6 +325,13 @@ const SPECS: Record<string, Spec> = {
       url: `/control/pending_instruments?study_id=${location.studyId}`,
     }),
   },
+  listAnnouncementInstrumentsCall: {
+    level: "study",
+    probe: ({ location }) => ({
+      method: "GET",
+      url: `/control/clinro/me/announcement_instruments?study_id=${location.studyId}`,
+    }),
+  },
   postEventsCall: {
     // An event naming the study alone, and one naming the site's participant in it.
     level: "site",

@@ -163,6 +163,10 @@ test("a coordinator writes an announcement, and the study's staff find it unread
   await form.send().click();
   await expect(inbox.heading()).toBeVisible();
   await expect(page).toHaveURL(/\/inbox$/);
+  // The toast names what was sent and to whom.
+  await expect(
+    page.getByText(`Announcement “${title}” sent to the staff of every site of GAD-118 Anxiety Open-Label.`),
+  ).toBeVisible();
   await expect(inbox.items().first()).toContainText(title);
   // The author has read their own.
   await expect(inbox.item(title).getByTestId("unread-dot")).toHaveCount(0);
@@ -207,7 +211,9 @@ test("the inbox passes axe with an announcement open, on tablet and phone; scree
   await expectNoSeriousViolations(page);
 });
 
-test("a study of the newer instrument architecture does not fetch the announcements", async ({ page }) => {
+test("a study of the newer instrument architecture lists its announcement instruments, and opening one sends its read event", async ({
+  page,
+}) => {
   let fetched = 0;
   page.on("request", (request) => {
     if (request.url().endsWith("/control/participants/me/announcements")) fetched++;
@@ -224,12 +230,47 @@ test("a study of the newer instrument architecture does not fetch the announceme
   await page.getByRole("link", { name: "Remote Visits Hub" }).click();
   await expect(page).toHaveURL(/\/studies\/102\//);
   const before = fetched;
+  const inbox = new InboxPage(page);
   await page
     .getByRole("navigation", { name: "Main" })
     .getByRole("link", { name: /^Inbox/ })
     .click();
-  await expect(page.getByText(/SCZ-214 Negative Symptoms delivers its announcements/)).toBeVisible();
-  await expect(page.getByRole("list", { name: "Announcements" })).toHaveCount(0);
+  await expect(page.getByText(/These are the announcements of SCZ-214 Negative Symptoms/)).toBeVisible();
+  // The demo's announcement instrument, delivered to the study's participants, listed once.
+  await expect(inbox.items()).toHaveCount(1);
+  const update = inbox.item("Visit schedule update");
+  await expect(update).toContainText("Study team");
+  await expect(update.getByTestId("unread-dot")).toBeVisible();
+  await expect(inbox.navDot()).toBeVisible();
   expect(fetched).toBe(before);
+  await expectNoSeriousViolations(page);
   await screenshots(page, "inbox-newer-architecture");
+
+  const sent = page.waitForRequest(
+    (request) =>
+      request.url().includes("/control/participants/me/events") &&
+      request.method() === "POST" &&
+      (request.postDataJSON() as { info?: { instrument_id?: unknown } }[]).some(
+        (event) => typeof event.info?.instrument_id === "number",
+      ),
+  );
+  await inbox.toggle("Visit schedule update").click();
+  await expect(update).toContainText("study visits start at 8:30");
+  await expect(update.getByTestId("unread-dot")).toHaveCount(0);
+  await expect(inbox.navDot()).toHaveCount(0);
+  const request = await sent;
+  expect(request.postDataJSON()).toEqual([
+    expect.objectContaining({
+      type: "read",
+      study_id: 102,
+      info: expect.objectContaining({ study_id: 102 }),
+    }),
+  ]);
+  expect((await request.response())?.status()).toBe(200);
+  await screenshots(page, "inbox-newer-architecture-open");
+
+  // Read on the server: after a reload it is still read.
+  await page.reload();
+  await expect(inbox.items()).toHaveCount(1);
+  await expect(inbox.unreadToggles()).toHaveCount(0);
 });

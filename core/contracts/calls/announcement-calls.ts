@@ -4,7 +4,13 @@
  * read event, sent through the events call (instrument-calls.ts).
  */
 import * as z from "zod/mini";
-import { announcement, announcementsResponse, postAnnouncementRequest } from "../announcements.ts";
+import {
+  announcement,
+  announcementInstrumentsQuery,
+  announcementInstrumentsResponse,
+  announcementsResponse,
+  postAnnouncementRequest,
+} from "../announcements.ts";
 import { onboardingParams, onboardingResponse } from "../onboarding.ts";
 import { defineCall } from "../http/define-call.ts";
 import { IDEMPOTENT_REFUSALS, REFUSALS, SIGNED_OUT } from "./common-answers.ts";
@@ -42,4 +48,15 @@ export const dismissOnboardingCall = defineCall({
   summary: "Dismiss one onboarding card (activities or announcements) for good",
   params: onboardingParams,
   answers: { 200: onboardingResponse, ...REFUSALS },
+});
+
+export const listAnnouncementInstrumentsCall = defineCall({
+  operationId: "listAnnouncementInstruments",
+  tag: "Announcements",
+  method: "GET",
+  path: "/control/clinro/me/announcement_instruments",
+  summary:
+    "A study's ANNOUNCEMENT instruments delivered at the user's sites, newest first, with the user's read state",
+  query: announcementInstrumentsQuery,
+  answers: { 200: announcementInstrumentsResponse, ...REFUSALS },
 });

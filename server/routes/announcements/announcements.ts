@@ -5,13 +5,20 @@
  * - POST /control/announcements (Idempotency-Key): a coordinator of the study, or an
  *   administrator with a permission in it, sends an announcement to its staff or one site's.
  *   The HTML is sanitised before it is stored; content with no text left is a 400 and stores
- *   nothing. 403 for anyone else, and for a study or site outside the author's permissions.
+ *   nothing. 403 for anyone else, and for a study or site outside the author's permissions;
+ * - GET /control/clinro/me/announcement_instruments?study_id: the study's ANNOUNCEMENT
+ *   instruments delivered at the user's sites (announcement-instruments.ts), 403 for a study
+ *   the user holds no permission in.
  */
 import type { FastifyInstance } from "fastify";
 import {
+  listAnnouncementInstrumentsCall,
   listAnnouncementsCall,
   postAnnouncementCall,
 } from "../../../core/contracts/calls/announcement-calls.ts";
+import { listAnnouncementInstrumentsFor } from "../../announcements/announcement-instruments.ts";
+import { HttpError } from "../../http/errors.ts";
+import { hasStudyPermission } from "../../users/load-me.ts";
 import {
   insertAnnouncement,
   listAnnouncementsFor,
@@ -32,6 +39,15 @@ export function announcementRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, listAnnouncementsCall, async (request) => {
     const { user } = requireSession(request);
     return { announcements: await listAnnouncementsFor(ctx.db, user.id) };
+  });
+
+  registerCall(app, listAnnouncementInstrumentsCall, async (request) => {
+    const { user } = requireSession(request);
+    const studyId = request.query.study_id;
+    if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
+      throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+    }
+    return { announcements: await listAnnouncementInstrumentsFor(ctx.db, user.id, studyId) };
   });
 
   registerCall(app, postAnnouncementCall, async (request, reply) => {

@@ -75,16 +75,6 @@ import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx
 import { useStudySiteNames, type RecordFacts } from "../../survey/runner/record-context.tsx";
 import { consentEvent, type ConsentEventContext } from "./consent-events.ts";
 
-const sentMessage = msg({ id: "consent_sent", message: "The consent was sent." });
-const notMovedMessage = msg({
-  id: "consent_not_moved",
-  message: "The consent was sent, but its status did not change: it still awaits a signature.",
-});
-const savedForLaterMessage = msg({
-  id: "consent_saved_for_later",
-  message: "The consent is saved on this device and is sent when the connection is back.",
-});
-
 export type ConsentCompletionProps = {
   studyId: number;
   siteId: number;
@@ -387,6 +377,7 @@ function LoadedConsent(props: LoadedProps) {
   const signing = useRef<ConsentSigning | undefined>(undefined);
   const participantName = `${data.participant.firstname} ${data.participant.lastname}`.trim();
   const title = data.title;
+  const subjectId = data.participant.subject_id;
   const { studyName, siteName } = useStudySiteNames(studyId, siteId);
   const record = useMemo<RecordFacts>(
     () => ({ participantName, subjectId: data.participant.subject_id, studyName, siteName }),
@@ -503,23 +494,56 @@ function LoadedConsent(props: LoadedProps) {
             (fresh) => fresh.status,
             () => undefined,
           );
+    // Toasts name the consent and the participant, as the instrument's do (issue 26, item 18).
     if (after === undefined) {
-      showToast(sentMessage, "info", TOAST_SUCCESS_MS);
+      showToast(
+        msg({
+          id: "consent_sent_for",
+          message: `Consent sent. ${title} for ${participantName} (${subjectId}).`,
+        }),
+        "info",
+        TOAST_SUCCESS_MS,
+      );
       await toConsent();
     } else if (after === statusBefore) {
       // Never reported as signed when it was not: the status is what the clinician reads next.
-      showToast(notMovedMessage, "error", TOAST_ERROR_MS);
+      showToast(
+        msg({
+          id: "consent_not_moved_for",
+          message: `${title} for ${participantName} (${subjectId}) was sent, but its status did not change: it still awaits a signature.`,
+        }),
+        "error",
+        TOAST_ERROR_MS,
+      );
       await toConsent();
     } else {
       await toConsent(after);
     }
-  }, [queryClient, toConsent, consentId, versionId, participantId, statusBefore, provisional]);
+  }, [
+    queryClient,
+    toConsent,
+    consentId,
+    versionId,
+    participantId,
+    statusBefore,
+    provisional,
+    title,
+    participantName,
+    subjectId,
+  ]);
 
   const onSendLater = useCallback(() => {
-    showToast(savedForLaterMessage, "info", TOAST_SUCCESS_MS);
+    showToast(
+      msg({
+        id: "consent_saved_for_later_for",
+        message: `${title} for ${participantName} (${subjectId}) is saved on this device and is sent when the connection is back.`,
+      }),
+      "info",
+      TOAST_SUCCESS_MS,
+    );
     void queryClient.invalidateQueries({ queryKey: consentKeys.all });
     void (provisional ? toParticipant() : toConsent());
-  }, [queryClient, toConsent, toParticipant, provisional]);
+  }, [queryClient, toConsent, toParticipant, provisional, title, participantName, subjectId]);
 
   const renderQuestion = (question: Question, questionProps: QuestionProps) => {
     if (question.type === "consent_signature") {

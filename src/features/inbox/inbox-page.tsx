@@ -1,7 +1,9 @@
 /**
  * /inbox (spec 02 section 2): the announcements from the study teams, newest first, each with
  * its sender, sent date (last-message style), title and expandable content; unread ones carry a
- * dot. Fetched only when the selected study is not of the newer instrument architecture. The
+ * dot. Fetched only when the selected study is not of the newer instrument architecture; in a
+ * study of the newer one the inbox lists that study's ANNOUNCEMENT instruments instead, each
+ * once, opened the same way and marked read by a read event naming the instrument. The
  * empty state shows two messages and the mascot; the announcements onboarding card shows until
  * the user dismisses it. Coordinators and administrators find the way to write one here.
  */
@@ -10,13 +12,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useCallback, useState } from "react";
 import {
+  markInstrumentReadInCache,
   markReadInCache,
   useDismissOnboarding,
   useInboxAnnouncements,
   useOnboarding,
 } from "../../api/announcements-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
-import type { Announcement } from "../../../core/contracts/announcements.ts";
+import type { Announcement, AnnouncementInstrument } from "../../../core/contracts/announcements.ts";
 import { eventsWrite } from "../../outbox/enqueue.ts";
 import { enqueueEvent } from "../../outbox-ui/enqueue-event.ts";
 import { Mascot } from "../../widgets/mascot/mascot.tsx";
@@ -24,6 +27,22 @@ import { OnboardingCard } from "../../widgets/onboarding-card/onboarding-card.ts
 import { AnnouncementItem } from "./announcement-item.tsx";
 import { mayWriteAnnouncements } from "./authoring.ts";
 import "./inbox.css";
+
+/** An announcement instrument in the shape an inbox item shows: sent by the study team, to every site. */
+function asAnnouncement(item: AnnouncementInstrument): Announcement {
+  return {
+    id: item.instrument_id,
+    sent: item.sent,
+    read: item.read,
+    title: item.title,
+    content: item.content,
+    sender: "",
+    study_id: item.study_id,
+    study_name: item.study_name,
+    site_id: null,
+    site_label: null,
+  };
+}
 
 export type InboxPageProps = {
   /** The study chosen on the studies page, if any: its architecture version decides the fetch. */
@@ -34,7 +53,8 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
   const { t } = useLingui();
   const user = useStoredUser();
   const queryClient = useQueryClient();
-  const { query, announcements, skipped, studyName } = useInboxAnnouncements(selectedStudyId);
+  const { query, announcements, skipped, studyName, instrumentQuery, instrumentAnnouncements } =
+    useInboxAnnouncements(selectedStudyId);
   const onboarding = useOnboarding();
   const dismiss = useDismissOnboarding();
   const [now] = useState(() => new Date());
@@ -60,7 +80,31 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
     [queryClient, t, user],
   );
 
+  const openInstrumentAnnouncement = useCallback(
+    (announcement: AnnouncementInstrument) => {
+      if (announcement.read || !user) return;
+      markInstrumentReadInCache(queryClient, announcement.study_id, announcement.instrument_id);
+      // The read event of an announcement delivered as an instrument: the instrument, no participant.
+      const event = {
+        type: "read" as const,
+        timestamp: new Date().toISOString(),
+        info: { instrument_id: announcement.instrument_id, study_id: announcement.study_id },
+        study_id: announcement.study_id,
+      };
+      const title = announcement.title;
+      const label = t({ id: "inbox_read_event_label", message: `Announcement read: ${title}` });
+      void enqueueEvent(eventsWrite([event], label), {
+        userId: user.id,
+        username: user.username,
+        studyId: announcement.study_id,
+      });
+    },
+    [queryClient, t, user],
+  );
+
   const study = studyName ?? t({ id: "inbox_selected_study", message: "The selected study" });
+  const list = skipped ? instrumentQuery : query;
+  const count = skipped ? instrumentAnnouncements.length : announcements.length;
 
   return (
     <div className="page page--narrow inbox">
@@ -91,23 +135,24 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
       ) : null}
 
       {skipped ? (
-        <p className="inbox__notice" role="status">
-          <Trans id="inbox_newer_architecture">
-            {study} delivers its announcements with each participant's activities, so they are not listed
-            here. Choose another study to see its announcements.
+        <p className="inbox__notice">
+          <Trans id="inbox_study_announcements">
+            These are the announcements of {study}, the study you chose. Choose another study to see its
+            announcements.
           </Trans>
         </p>
-      ) : query.isPending ? (
+      ) : null}
+      {list.isPending ? (
         <p className="inbox__notice" role="status">
           <Trans id="inbox_loading">Loading announcements…</Trans>
         </p>
-      ) : query.isError && announcements.length === 0 ? (
+      ) : list.isError && count === 0 ? (
         <p className="form-error" role="alert">
           <Trans id="inbox_failed">
             Your announcements could not be loaded. Check your connection and try again.
           </Trans>
         </p>
-      ) : announcements.length === 0 ? (
+      ) : count === 0 ? (
         <div className="inbox__empty">
           <Mascot size={120} className="inbox__mascot" />
           <p className="inbox__empty-title">
@@ -121,14 +166,23 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
         </div>
       ) : (
         <ul className="inbox__list" aria-label={t({ id: "inbox_list_label", message: "Announcements" })}>
-          {announcements.map((announcement) => (
-            <AnnouncementItem
-              key={announcement.id}
-              announcement={announcement}
-              now={now}
-              onOpen={openAnnouncement}
-            />
-          ))}
+          {skipped
+            ? instrumentAnnouncements.map((announcement) => (
+                <AnnouncementItem
+                  key={`instrument-${announcement.instrument_id}`}
+                  announcement={asAnnouncement(announcement)}
+                  now={now}
+                  onOpen={() => openInstrumentAnnouncement(announcement)}
+                />
+              ))
+            : announcements.map((announcement) => (
+                <AnnouncementItem
+                  key={announcement.id}
+                  announcement={announcement}
+                  now={now}
+                  onOpen={openAnnouncement}
+                />
+              ))}
         </ul>
       )}
     </div>

@@ -23,8 +23,6 @@ import "./inbox.css";
 
 const RichTextEditor = lazy(() => import("../../widgets/rich-text-editor/rich-text-editor.tsx"));
 
-const sentMessage = msg({ id: "inbox_write_sent", message: "Announcement sent" });
-
 type FieldErrors = { title?: string; content?: string; form?: string };
 
 /** A refusal's words: the server's message for a 400 or 403, else a general one. */
@@ -87,8 +85,24 @@ export function WriteAnnouncementPage() {
     send.mutate(
       { body, idempotencyKey: lastSent.current.key },
       {
-        onSuccess: () => {
-          showToast(sentMessage, "success", TOAST_SUCCESS_MS);
+        onSuccess: (stored) => {
+          // Names what was sent and to whom (issue 26, item 18), from the server's record.
+          const sentTitle = stored.title;
+          const study = stored.study_name;
+          const site = stored.site_label;
+          showToast(
+            site
+              ? msg({
+                  id: "inbox_write_sent_to_site",
+                  message: `Announcement “${sentTitle}” sent to the staff of ${site} in ${study}.`,
+                })
+              : msg({
+                  id: "inbox_write_sent_to_study",
+                  message: `Announcement “${sentTitle}” sent to the staff of every site of ${study}.`,
+                }),
+            "success",
+            TOAST_SUCCESS_MS,
+          );
           void navigate({ to: "/inbox" });
         },
         onError: (error) =>
