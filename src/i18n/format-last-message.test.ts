@@ -29,7 +29,7 @@ describe("the last-message date style (spec 01 section 9), with a fixed clock", 
 
   it("writes each kind in English", () => {
     expect(formatLastMessageDate(new Date(2026, 10, 18, 14, 5), new Date(2026, 10, 18, 20, 0), "en")).toBe(
-      "2:05 PM",
+      "14:05",
     );
     expect(formatLastMessageDate(new Date(2026, 10, 17, 9, 0), NOW, "en")).toBe("Yesterday");
     expect(formatLastMessageDate(new Date(2026, 10, 16, 9, 0), NOW, "en")).toBe("Monday");

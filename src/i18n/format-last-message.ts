@@ -1,12 +1,12 @@
 /**
  * The last-message date style (spec 01 section 9), as the inbox shows when an announcement was
- * sent: the time for today, 'Yesterday', the weekday within the past week, the month and day
+ * sent: the time for today (HH:mm, the product's time), 'Yesterday', the weekday within the past week, the month and day
  * within this calendar year, otherwise the full date (DD-MMM-YYYY, the product's date). Days are
  * the device's calendar days. `now` and the locale are given so that it can be tested with fixed
  * clocks; the words come from the browser's Intl data for the locale, not from the catalogs.
  */
 import dayjs from "dayjs";
-import { formatShortDate } from "./format-date.ts";
+import { formatShortDate, formatTimeOfDay } from "./format-date.ts";
 
 export type LastMessageDateKind = "time" | "yesterday" | "weekday" | "monthDay" | "fullDate";
 
@@ -29,7 +29,7 @@ const capitalise = (text: string, locale: string) => text.charAt(0).toLocaleUppe
 export function formatLastMessageDate(date: Date, now: Date, locale: string): string {
   switch (lastMessageDateKind(date, now)) {
     case "time":
-      return new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit" }).format(date);
+      return formatTimeOfDay(date);
     case "yesterday":
       return capitalise(new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(-1, "day"), locale);
     case "weekday":

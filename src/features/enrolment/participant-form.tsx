@@ -12,8 +12,9 @@ import {
   type ParticipantFields,
 } from "../../../core/contracts/enrolment.ts";
 import { TextField } from "../../widgets/field/text-field.tsx";
+import { DateInput } from "../../widgets/date-picker/date-input.tsx";
+import { isoOfDay } from "../../widgets/date-picker/date-text.ts";
 import {
-  EARLIEST_DATE_OF_BIRTH,
   localToday,
   participantFieldsOf,
   participantFormProblems,
@@ -35,6 +36,9 @@ type Props = {
   serverProblem?: ServerProblem | null | undefined;
   cancel?: ReactNode;
 };
+
+/** The date of birth while its text is not a date (participantFormProblems: "date"). */
+const NOT_A_DATE = "not-a-date";
 
 const FIELD_ORDER: ParticipantFormField[] = [
   "subjectId",
@@ -156,14 +160,14 @@ export function ParticipantForm({ initial, submitLabel, onSubmit, serverProblem,
         required
         error={problemText("lastName", shown.lastName)}
       />
-      <TextField
+      <DateInput
         id={idOf("dateOfBirth")}
-        type="date"
         label={t({ id: "enrolment_date_of_birth", message: "Date of birth" })}
-        value={values.dateOfBirth}
-        min={EARLIEST_DATE_OF_BIRTH}
-        max={localToday(new Date())}
-        onChange={(event) => set("dateOfBirth")(event.target.value)}
+        defaultValue={values.dateOfBirth}
+        isDayDisabled={(day) => isoOfDay(day) > localToday(new Date())}
+        disabledMessage={problemText("dateOfBirth", "future")}
+        // A text that is not a date is kept as such: the form says "Enter a real date." for it.
+        onChange={(day, kind) => set("dateOfBirth")(day ? isoOfDay(day) : kind === "empty" ? "" : NOT_A_DATE)}
         required
         error={problemText("dateOfBirth", shown.dateOfBirth)}
       />

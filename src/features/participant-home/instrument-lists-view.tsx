@@ -1,11 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useRouter } from "@tanstack/react-router";
-import dayjs from "dayjs";
 import { lazy, Suspense, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { formsQuery, instancesQuery } from "../../api/instruments-api.ts";
 import { ApiError } from "../../api/request.ts";
-import { formatShortDate } from "../../i18n/format-date.ts";
+import { formatShortDate, formatTimeOfDay } from "../../i18n/format-date.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { WriteContext } from "../../outbox/enqueue.ts";
 import { useOutboxItems } from "../../outbox-ui/use-outbox.ts";
@@ -30,9 +29,6 @@ import { useNow } from "./use-now.ts";
 const SubmissionReview = lazy(() =>
   import("./submission-review.tsx").then((module) => ({ default: module.SubmissionReview })),
 );
-
-/** Completed rows sit under a day heading, so they show the time of day only. */
-const COMPLETION_TIME_FORMAT = "HH:mm";
 
 type Props = ParticipantHomeProps & { architectureVersion: number | undefined };
 
@@ -368,7 +364,7 @@ function CompletedList({ groups, participantId }: { groups: CompletedGroup[]; pa
 
 function CompletionDetail({ completedAt, completedBy }: { completedAt: string; completedBy: string | null }) {
   const { t } = useLingui();
-  const time = dayjs(completedAt).format(COMPLETION_TIME_FORMAT);
+  const time = formatTimeOfDay(completedAt);
   const completer = completedBy ?? t({ id: "participant_completer_unknown", message: "unknown" });
   return (
     <span className="completed-row__detail">

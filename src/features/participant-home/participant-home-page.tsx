@@ -10,7 +10,7 @@ import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
 import { ROLE_CODE } from "../../../core/contracts/roles.ts";
 import type { Visit } from "../../../core/contracts/visits.ts";
-import { formatFullDateTime } from "../../i18n/format-last-message.ts";
+import { formatDateTime } from "../../i18n/format-date.ts";
 import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
@@ -172,11 +172,10 @@ function ParticipantSummaryBlock({ participant }: { participant: ParticipantResp
 }
 
 function ScheduleVisitAction(props: ParticipantHomeProps & { participant: ParticipantResponse }) {
-  const { i18n } = useLingui();
   const [open, setOpen] = useState(false);
   const [scheduled, setScheduled] = useState<Visit | null>(null);
   const name = `${props.participant.fname} ${props.participant.lname}`;
-  const when = scheduled ? formatFullDateTime(new Date(scheduled.visit_time), i18n.locale) : "";
+  const when = scheduled ? formatDateTime(scheduled.visit_time) : "";
   const minutes = scheduled?.visit_duration ?? 0;
   const email = scheduled?.participant_email ?? "";
   return (

@@ -16,6 +16,10 @@ import { VISIT_DURATION_MAX } from "../../../core/contracts/visits.ts";
 import { errorBody } from "../../../core/contracts/errors.ts";
 import { TextField } from "../../widgets/field/text-field.tsx";
 import { Modal } from "../../widgets/modal/modal.tsx";
+import { DateInput } from "../../widgets/date-picker/date-input.tsx";
+import { compareDays, isoOfDay } from "../../widgets/date-picker/date-text.ts";
+import { TimeInput } from "../../widgets/time-picker/time-input.tsx";
+import { formatTime, parseTime } from "../../widgets/time-picker/time-format.ts";
 import {
   initialVisitForm,
   readVisitForm,
@@ -33,11 +37,18 @@ export type ScheduleVisitDialogProps = {
   onCancel: () => void;
 };
 
+const timeOfDay = (time: string) => (time ? parseTime(time, "24h") : null);
+
 export function ScheduleVisitDialog(props: ScheduleVisitDialogProps) {
   const { t } = useLingui();
   const formId = useId();
   const recordedId = useId();
   const [values, setValues] = useState<VisitFormValues>(() => initialVisitForm(new Date()));
+  // Days before today cannot be chosen (the date input's disabled days).
+  const [today] = useState(() => {
+    const now = new Date();
+    return { year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() };
+  });
   const [errors, setErrors] = useState<VisitFormErrors>({});
   const [refusal, setRefusal] = useState<string | null>(null);
   const sent = useRef<{ body: string; key: string } | null>(null);
@@ -150,21 +161,21 @@ export function ScheduleVisitDialog(props: ScheduleVisitDialogProps) {
       </p>
       <form id={formId} className="schedule-visit__form" onSubmit={submit} noValidate>
         <div className="schedule-visit__when">
-          <TextField
+          <DateInput
             label={<Trans id="visit_schedule_date">Date</Trans>}
-            type="date"
             required
-            value={values.date}
+            defaultValue={values.date}
+            isDayDisabled={(day) => compareDays(day, today) < 0}
+            disabledMessage={t({ id: "visit_schedule_date_past", message: "Choose today or a later day." })}
             error={problemText(errors.date)}
-            onChange={(event) => set({ date: event.target.value })}
+            onChange={(day) => set({ date: day ? isoOfDay(day) : "" })}
           />
-          <TextField
+          <TimeInput
             label={<Trans id="visit_schedule_time">Start time</Trans>}
-            type="time"
             required
-            value={values.time}
+            value={timeOfDay(values.time)}
             error={problemText(errors.time)}
-            onChange={(event) => set({ time: event.target.value })}
+            onChange={(time) => set({ time: time ? formatTime(time, "24h") : "" })}
           />
         </div>
         <TextField

@@ -7,14 +7,11 @@
  */
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import dayjs from "dayjs";
 import { instrumentHistoryQuery, submissionAnswersQuery } from "../../api/instruments-api.ts";
 import type { HistoryCompletedItem } from "../../../core/contracts/instrument-schemas.ts";
 import type { AnswerRecord } from "../../../core/contracts/survey-answers.ts";
-import { formatShortDate } from "../../i18n/format-date.ts";
+import { formatShortDate, formatTimeOfDay } from "../../i18n/format-date.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
-
-const COMPLETION_TIME_FORMAT = "HH:mm";
 
 /** The submission of this delivery (the newest, when it was sent twice). */
 export function submissionOf(
@@ -73,7 +70,7 @@ export function SubmissionReview(props: {
 
 function SubmissionFacts({ item, participantId }: { item: HistoryCompletedItem; participantId: number }) {
   const date = formatShortDate(item.completion);
-  const time = dayjs(item.completion).format(COMPLETION_TIME_FORMAT);
+  const time = formatTimeOfDay(item.completion);
   const completer = item.completed_by;
   const version = item.version_number;
   return (

@@ -1,11 +1,10 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
-import dayjs from "dayjs";
 import { useMemo, useState } from "react";
 import { ApiError } from "../../api/request.ts";
 import { fetchJoin, joinQuery, openSignalSocket } from "../../api/visits-api.ts";
 import type { JoinResponse } from "../../../core/contracts/visits.ts";
-import { formatShortDate } from "../../i18n/format-date.ts";
+import { formatDateTime } from "../../i18n/format-date.ts";
 import type { VideoEvent, VideoFailure, VideoRoom } from "../../video/video-service.ts";
 import { PermissionDeniedBox } from "../../widgets/video-container/permission-denied-box.tsx";
 import { RoomControls } from "../../widgets/video-container/room-controls.tsx";
@@ -76,7 +75,6 @@ function JoinLinkProblem({ error }: { error: unknown }) {
 }
 
 /** 24-hour wall-clock time, as on the clinician's visits page. */
-const TIME_FORMAT = "HH:mm";
 
 type Phase = "ready" | "joined" | "left" | "ended";
 
@@ -136,7 +134,7 @@ function JoinRoom({ secret, join }: { secret: string; join: JoinResponse }) {
     setPhase("joined");
   };
 
-  const when = `${formatShortDate(join.visit_time)} ${dayjs(join.visit_time).format(TIME_FORMAT)}`;
+  const when = formatDateTime(join.visit_time);
 
   const studyName = join.study_name;
   const duration = join.visit_duration;

@@ -21,6 +21,7 @@ import { SignaturePad, type SignaturePadHandle } from "../../widgets/signature-p
 import type { SignatureManifestation } from "../../../core/contracts/consent-schemas.ts";
 import type { AnswerEntry } from "../../../core/contracts/survey-answers.ts";
 import { idList } from "./class-names.ts";
+import { formatDateTime } from "../../i18n/format-date.ts";
 import {
   maySign,
   modesFor,
@@ -104,20 +105,12 @@ async function svgToPng(file: Blob): Promise<Blob> {
 }
 
 /** An image of a blob; its object URL lives as long as the element. */
-/** Date and time with the zone, in the reader's language: 22 Nov 2026, 10:15:30 CET. */
-export function formatSignedAt(iso: string, locale: string, timeZone?: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const options: Intl.DateTimeFormatOptions = {
-    dateStyle: "medium",
-    timeStyle: "long",
-    ...(timeZone && timeZone.includes("/") ? { timeZone } : {}),
-  };
-  try {
-    return new Intl.DateTimeFormat(locale, options).format(date);
-  } catch {
-    return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "long" }).format(date);
-  }
+/**
+ * Date and time with the zone, by the product's one rule (src/i18n/format-date.ts): 22-Nov-2026
+ * 10:15:30 CET, the wall-clock time of the zone the signature was made in when it is known.
+ */
+export function formatSignedAt(iso: string, timeZone?: string): string {
+  return formatDateTime(iso, { seconds: true, timeZone: timeZone ?? true });
 }
 
 export function SignatureManifestationView(props: {
@@ -130,9 +123,9 @@ export function SignatureManifestationView(props: {
   /** A typed signature's text (it may differ from the printed name). */
   typed?: string | undefined;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const meaning = t(MEANING_TEXTS[props.role]);
-  const when = formatSignedAt(props.signedAt, i18n.locale, props.timeZone);
+  const when = formatSignedAt(props.signedAt, props.timeZone);
   const name = props.printedName;
   return (
     <figure className="consent-signature__manifestation" data-testid="signature-manifestation">

@@ -1,10 +1,12 @@
-import { useState, type KeyboardEvent } from "react";
 import { dateAnswerValue, dateInputValue, valueEntry } from "../../../core/survey-engine/answer-values.ts";
+import { DateInput } from "../../widgets/date-picker/date-input.tsx";
+import { isoOfDay } from "../../widgets/date-picker/date-text.ts";
 import type { QuestionProps } from "./question-props.ts";
 
 /**
- * A date (native date input, so the device's own picker): stored as midnight Z. Enter submits
- * like in a text field: when the question is optional or a date is set.
+ * A date, typed in the locale's short format (the spec's date input, not the device's picker):
+ * stored as midnight Z, labelled with the ISO date. Enter submits like in a text field: when the
+ * question is optional or a date is set.
  */
 export function DateQuestion({
   question,
@@ -15,32 +17,24 @@ export function DateQuestion({
   labelId,
   describedBy,
 }: QuestionProps) {
-  const [date, setDate] = useState(() => dateInputValue(answer[0]?.value));
   const required = question.attributes.required;
-
-  const change = (next: string) => {
-    setDate(next);
-    const value = dateAnswerValue(next);
-    onChange(value === null ? [] : [valueEntry(value, next)]);
-  };
-
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== "Enter") return;
-    event.preventDefault();
-    if (!required || dateAnswerValue(date) !== null) onSubmit();
-  };
-
   return (
-    <input
-      type="date"
-      className="date-question__input"
-      value={date}
+    <DateInput
+      className="date-question"
+      inputClassName="date-question__input"
+      defaultValue={dateInputValue(answer[0]?.value)}
+      labelledBy={labelId}
+      describedBy={describedBy}
+      required={required}
       disabled={readOnly}
-      aria-labelledby={labelId}
-      aria-describedby={describedBy}
-      aria-required={required || undefined}
-      onChange={(event) => change(event.target.value)}
-      onKeyDown={onKeyDown}
+      onChange={(day) => {
+        const date = day ? isoOfDay(day) : "";
+        const value = dateAnswerValue(date);
+        onChange(value === null ? [] : [valueEntry(value, date)]);
+      }}
+      onSubmit={(day) => {
+        if (day || !required) onSubmit();
+      }}
     />
   );
 }

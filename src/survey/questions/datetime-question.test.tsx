@@ -11,7 +11,10 @@ describe("datetime", () => {
     const onChange = vi.fn();
     renderQuestion(question, { onChange });
     const group = screen.getByRole("group", { name: "Onset" });
-    fireEvent.change(within(group).getByLabelText("Date"), { target: { value: "2026-11-22" } });
+    // The locale's short date (en-US in the tests), not the browser's own picker.
+    const date = within(group).getByRole("textbox", { name: "Date" });
+    expect(date.getAttribute("type")).not.toBe("date");
+    fireEvent.change(date, { target: { value: "11/22/2026" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
     const time = within(group).getByRole("group", { name: "Time" });
     fireEvent.change(within(time).getByRole("combobox", { name: "Hour" }), { target: { value: "14" } });
@@ -19,25 +22,82 @@ describe("datetime", () => {
     fireEvent.change(within(time).getByRole("combobox", { name: "Minute" }), { target: { value: "30" } });
     const value = new Date(2026, 10, 22, 14, 30, 0, 0).toISOString();
     expect(onChange).toHaveBeenLastCalledWith([{ label: "2026-11-22 14:30", value }]);
-    fireEvent.change(within(group).getByLabelText("Date"), { target: { value: "" } });
+    fireEvent.change(date, { target: { value: "11/31/2026" } });
+    expect(onChange).toHaveBeenLastCalledWith([]);
+    fireEvent.change(date, { target: { value: "" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
   });
 
   it("pre-fills both parts from an answer", () => {
     const value = new Date(2026, 10, 22, 8, 5).toISOString();
     renderQuestion(question, { answer: [{ label: "", value }] });
-    expect(screen.getByLabelText("Date")).toHaveProperty("value", "2026-11-22");
+    expect(screen.getByRole("textbox", { name: "Date" })).toHaveProperty("value", "11/22/2026");
     expect(screen.getByRole("combobox", { name: "Hour" })).toHaveProperty("value", "08");
     expect(screen.getByRole("combobox", { name: "Minute" })).toHaveProperty("value", "05");
   });
 });
 
 describe("date", () => {
-  it("stores midnight Z", () => {
+  const question = makeQuestion({ type: "date", label: "Visit date" });
+
+  it("reads the locale's short date and stores midnight Z", () => {
     const onChange = vi.fn();
-    renderQuestion(makeQuestion({ type: "date", label: "Visit date" }), { onChange });
-    fireEvent.change(screen.getByLabelText("Visit date"), { target: { value: "2026-11-22" } });
+    renderQuestion(question, { onChange });
+    const input = screen.getByRole("textbox", { name: "Visit date" });
+    expect(input.getAttribute("type")).not.toBe("date");
+    expect(screen.getByText("For example 12/31/2025")).toBeTruthy();
+    fireEvent.change(input, { target: { value: "11/22/2026" } });
     expect(onChange).toHaveBeenLastCalledWith([{ label: "2026-11-22", value: "2026-11-22T00:00:00.000Z" }]);
+  });
+
+  it("marks a text that is not a date in that format, and answers nothing", () => {
+    const onChange = vi.fn();
+    renderQuestion(question, { onChange });
+    const input = screen.getByRole("textbox", { name: "Visit date" });
+    fireEvent.change(input, { target: { value: "22/11/2026" } });
+    expect(onChange).toHaveBeenLastCalledWith([]);
+    expect(input.getAttribute("aria-invalid")).toBeNull();
+    fireEvent.blur(input);
+    expect(input.getAttribute("aria-invalid")).toBe("true");
+    expect(screen.getByRole("alert").textContent).toBe("Enter a date like 12/31/2025.");
+  });
+
+  it("takes digits and the separator only", () => {
+    renderQuestion(question);
+    const input = screen.getByRole("textbox", { name: "Visit date" });
+    expect(fireEvent.keyDown(input, { key: "a" })).toBe(false);
+    expect(fireEvent.keyDown(input, { key: "-" })).toBe(false);
+    expect(fireEvent.keyDown(input, { key: "7" })).toBe(true);
+    expect(fireEvent.keyDown(input, { key: "/" })).toBe(true);
+    expect(fireEvent.keyDown(input, { key: "Backspace" })).toBe(true);
+  });
+
+  it("submits on Enter with a date, or empty when optional; never an invalid date", () => {
+    const onSubmit = vi.fn();
+    renderQuestion(question, { onSubmit });
+    const input = screen.getByRole("textbox", { name: "Visit date" });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    fireEvent.change(input, { target: { value: "13/1/2026" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    fireEvent.change(input, { target: { value: "1/13/2026" } });
+    fireEvent.keyDown(input, { key: "Enter" });
+    expect(onSubmit).toHaveBeenCalledTimes(2);
+  });
+
+  it("does not submit an empty required date on Enter", () => {
+    const onSubmit = vi.fn();
+    renderQuestion(makeQuestion({ type: "date", label: "Visit date", attributes: { required: true } }), {
+      onSubmit,
+    });
+    fireEvent.keyDown(screen.getByRole("textbox", { name: "Visit date" }), { key: "Enter" });
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it("pre-fills a stored date in the locale's format", () => {
+    renderQuestion(question, { answer: [{ label: "2026-11-22", value: "2026-11-22T00:00:00.000Z" }] });
+    expect(screen.getByRole("textbox", { name: "Visit date" })).toHaveProperty("value", "11/22/2026");
   });
 });
 

@@ -5,11 +5,14 @@ import {
   datetimeInputValues,
   valueEntry,
 } from "../../../core/survey-engine/answer-values.ts";
+import { DateInput } from "../../widgets/date-picker/date-input.tsx";
+import { isoOfDay } from "../../widgets/date-picker/date-text.ts";
 import type { QuestionProps } from "./question-props.ts";
 import { TimeFields } from "./time-fields.tsx";
 
 /**
- * A date and a time: both are needed, otherwise the answer is empty (SKIPPED, spec 02 §5). The
+ * A date (the date input, in the locale's short format) and a time (hour, minute and, on a
+ * 12-hour clock, AM or PM): both are needed, otherwise the answer is empty (SKIPPED, spec 02 §5). The
  * answer is that local time as an ISO string with seconds zero.
  */
 export function DatetimeQuestion({
@@ -35,20 +38,16 @@ export function DatetimeQuestion({
 
   return (
     <div role="group" aria-labelledby={labelId} aria-describedby={describedBy} className="datetime-question">
-      <div className="datetime-question__part">
-        <label htmlFor={`${id}-date`} className="datetime-question__part-label">
-          <Trans id="question_datetime_date">Date</Trans>
-        </label>
-        <input
-          id={`${id}-date`}
-          type="date"
-          className="date-question__input"
-          value={date}
-          disabled={readOnly}
-          aria-required={question.attributes.required || undefined}
-          onChange={(event) => update(event.target.value, time)}
-        />
-      </div>
+      <DateInput
+        className="datetime-question__part"
+        inputClassName="date-question__input"
+        labelClassName="datetime-question__part-label"
+        label={<Trans id="question_datetime_date">Date</Trans>}
+        defaultValue={initial.date}
+        required={question.attributes.required}
+        disabled={readOnly}
+        onChange={(day) => update(day ? isoOfDay(day) : "", time)}
+      />
       <div className="datetime-question__part">
         <span id={timeLabelId} className="datetime-question__part-label">
           <Trans id="question_datetime_time">Time</Trans>

@@ -1,11 +1,12 @@
 /**
  * The time picker (spec 02 section 5): a text field for a time in 24 h (HH:mm) or 12 h
- * (hh:mm A), without seconds; the locale's clock by default. Leaving the field rewrites a valid
- * time in the format and marks an invalid one.
+ * (hh:mm A), without seconds; the locale's clock by default. Every change reports the time typed
+ * (or null while it is not one); leaving the field, or Enter, rewrites a valid time in the format
+ * and marks an invalid one.
  */
-import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans } from "@lingui/react/macro";
 import { useId, useState, type ReactNode } from "react";
+import { dateLocale } from "../../i18n/format-date.ts";
 import {
   formatTime,
   localeTimeFormat,
@@ -20,15 +21,30 @@ export type TimeInputProps = {
   label: ReactNode;
   value: TimeOfDay | null;
   onChange: (value: TimeOfDay | null) => void;
+  /** The clock; the browser language's by default (12 h in en-US, 24 h in en-GB, fr, de). */
   format?: TimeFormat;
+  id?: string | undefined;
+  /** The caller's own problem (required, too late), said when the field has none. */
+  error?: ReactNode;
+  required?: boolean | undefined;
+  className?: string | undefined;
 };
 
-export function TimeInput({ label, value, onChange, format }: TimeInputProps) {
-  const { i18n } = useLinguiRuntime();
-  const timeFormat = format ?? localeTimeFormat(i18n.locale);
-  const inputId = useId();
-  const hintId = useId();
-  const errorId = useId();
+export function TimeInput({
+  label,
+  value,
+  onChange,
+  format,
+  id,
+  error,
+  required,
+  className,
+}: TimeInputProps) {
+  const timeFormat = format ?? localeTimeFormat(dateLocale());
+  const madeId = useId();
+  const inputId = id ?? madeId;
+  const hintId = `${inputId}-hint`;
+  const errorId = `${inputId}-error`;
   const [text, setText] = useState(value ? formatTime(value, timeFormat) : "");
   const [invalid, setInvalid] = useState(false);
   const pattern = TIME_PATTERN[timeFormat];
@@ -43,11 +59,10 @@ export function TimeInput({ label, value, onChange, format }: TimeInputProps) {
     if (parsed) setText(formatTime(parsed, timeFormat));
     onChange(parsed);
   };
+  const shownError = invalid ? <Trans id="widget_time_invalid">Enter a time as {pattern}.</Trans> : error;
   return (
-    <div className="rac-field">
-      <label htmlFor={inputId} className="rac-field__label">
-        {label}
-      </label>
+    <div className={["field", "time-input", className].filter(Boolean).join(" ")}>
+      <label htmlFor={inputId}>{label}</label>
       <span id={hintId} className="rac-field__description">
         <Trans id="widget_time_hint">Format {pattern}</Trans>
       </span>
@@ -55,18 +70,25 @@ export function TimeInput({ label, value, onChange, format }: TimeInputProps) {
         id={inputId}
         className="rac-input"
         autoComplete="off"
+        spellCheck={false}
         value={text}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${hintId} ${errorId}` : hintId}
-        onChange={(event) => setText(event.target.value)}
+        required={required}
+        aria-invalid={shownError ? true : undefined}
+        aria-describedby={shownError ? `${hintId} ${errorId}` : hintId}
+        onChange={(event) => {
+          const next = event.target.value;
+          setText(next);
+          if (invalid && parseTime(next, timeFormat)) setInvalid(false);
+          onChange(parseTime(next, timeFormat));
+        }}
         onBlur={commit}
         onKeyDown={(event) => {
           if (event.key === "Enter") commit();
         }}
       />
-      {invalid ? (
+      {shownError ? (
         <p id={errorId} className="field-error" role="alert">
-          <Trans id="widget_time_invalid">Enter a time as {pattern}.</Trans>
+          {shownError}
         </p>
       ) : null}
     </div>
