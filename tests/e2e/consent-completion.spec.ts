@@ -96,7 +96,9 @@ function pathOf(participant: ConsentParticipant) {
 
 /** The participant's part on the clinician's tablet: the prompts, the decision, a drawn signature. */
 async function participantPart(consent: ConsentCompletionPage) {
-  await expect(consent.survey.progressText()).toHaveText("1 of 10");
+  // The coordinator's session walks 9 steps and finishes on the last ('Finish + Close'): no
+  // submission step is counted (issue 26: the progress reaches its end).
+  await expect(consent.survey.progressText()).toHaveText("1 of 9");
   for (const prompt of PROMPTS) await consent.next(prompt);
   await expect(consent.heading("Do you agree to take part")).toBeFocused();
   await consent.survey.choose(DECISION_AGREE);
@@ -145,7 +147,11 @@ test("the coordinator and the witness complete the main consent; the completed c
   const coordinatorName = String((await storedUser(page))?.name);
   await expect(consent.manifestation()).toContainText(coordinatorName);
   await expect(consent.manifestation()).toContainText("Casey Coordinator");
-  // The witness's questions are not the coordinator's: this is the last one.
+  // The witness's questions are not the coordinator's: this is the last one, and the progress
+  // says so.
+  await expect(consent.survey.progressText()).toHaveText("9 of 9");
+  await expect(consent.survey.progress()).toHaveAttribute("value", "9");
+  await expect(consent.survey.progress()).toHaveAttribute("max", "9");
   const posted = responseTo(page, (response) =>
     response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
   );
@@ -175,6 +181,11 @@ test("the coordinator and the witness complete the main consent; the completed c
   for (const prompt of PROMPTS) await consent.next(prompt);
   await expect(consent.heading("Do you agree to take part")).toBeFocused();
   await expect(page.getByRole("radio", { name: DECISION_AGREE })).toBeChecked();
+  // The pre-filled decision says whose it is (issue 26).
+  await expect(page.getByTestId("answered-by")).toHaveText(
+    `Answered by ${participant.firstname} ${participant.lastname}, the participant`,
+  );
+  await expectNoSeriousViolations(page);
   await consent.survey.next().click();
   await expect(consent.heading("Participant signature")).toBeFocused();
   await expect(consent.manifestation()).toContainText("Participant consent");
@@ -186,6 +197,8 @@ test("the coordinator and the witness complete the main consent; the completed c
   await consent.survey.next().click();
   await consent.next("Statement of the impartial witness");
   await expect(consent.heading("Impartial witness signature")).toBeFocused();
+  // The witness's last step: the progress is full.
+  await expect(consent.survey.progressText()).toHaveText(/^(\d+) of \1$/);
   await consent.mode("Type").click();
   await consent.typedName().fill("Wendy Witness");
   await consent.sign().click();
@@ -314,7 +327,12 @@ test("the signature question's modes, file checks and accessibility, with screen
   await consent.survey.next().click();
   await expect(consent.heading("Participant signature")).toBeFocused();
   await expectNoSeriousViolations(page);
+  // The empty pad shows where to sign; the hint goes once the pen touches it (issue 26).
+  await expect(page.getByTestId("signature-pad-guide")).toBeVisible();
+  await expect(page.getByText("Sign here", { exact: true })).toBeVisible();
+  await shoot("signature-empty");
   await consent.draw();
+  await expect(page.getByText("Sign here", { exact: true })).toBeHidden();
   await shoot("signature-draw");
 
   await consent.mode("Type").click();
@@ -371,6 +389,9 @@ test("the signature question's modes, file checks and accessibility, with screen
   await consent.passwordDialog().getByRole("button", { name: "Cancel" }).click();
   // Cancelled: nothing signed.
   await expect(consent.manifestation()).toHaveCount(0);
+  // The last step: the progress reads complete (issue 26).
+  await expect(consent.survey.progressText()).toHaveText("9 of 9");
+  await shoot("last-step");
 
   // Close asks first; Quit returns to the consent page.
   await consent.close().click();

@@ -208,7 +208,7 @@ test.describe("adding participants", () => {
     await consents.getByRole("link", { name: MAIN_CONSENT }).click();
     const consent = new ConsentCompletionPage(page);
     await expect(consent.close()).toBeVisible();
-    await expect(consent.survey.progressText()).toHaveText("1 of 10");
+    await expect(consent.survey.progressText()).toHaveText("1 of 9");
     for (const prompt of CONSENT_PROMPTS) await consent.next(prompt);
     await consent.survey.choose(CONSENT_AGREE);
     await consent.survey.next().click();

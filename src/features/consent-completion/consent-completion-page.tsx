@@ -68,6 +68,7 @@ import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runn
 import { useSurveyDraft } from "../../survey/runner/use-survey-draft.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
+import { AnsweredByNote, answeredBy } from "./answered-by.tsx";
 import { ConsentShareMenu } from "./consent-share-menu.tsx";
 import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
@@ -569,6 +570,16 @@ function LoadedConsent(props: LoadedProps) {
             participantId={participantId}
             participant={data.participant}
           />
+        </>
+      );
+    }
+    // An earlier session's answer says whose it is (issue 26).
+    const by = questionProps.readOnly ? answeredBy(question, participantName, data.signatures) : undefined;
+    if (by) {
+      return (
+        <>
+          <QuestionBody {...questionProps} />
+          <AnsweredByNote by={by} />
         </>
       );
     }

@@ -47,6 +47,7 @@ export function ScribbleQuestion({
       ) : (
         <SignaturePad
           ref={padRef}
+          guide={false}
           label={t({
             id: "question_scribble_pad",
             message: "Drawing area: draw with a finger or a stylus",

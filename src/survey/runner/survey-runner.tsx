@@ -24,6 +24,7 @@ import type { SurveyDraft } from "./survey-draft.ts";
 import {
   finishedResult,
   reduceSession,
+  shownProgress,
   stepView,
   type SessionAction,
   type SurveySession,
@@ -107,7 +108,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
   const reportedUnknown = useRef(new Set<string>());
   const view = stepView(definition, session, new Date());
   const { stepId, atSubmission, questions } = view;
-  const { current: stepNumber, total: stepCount } = view.progress;
+  const { current: stepNumber, total: stepCount } = shownProgress(view, props.finishOnLastQuestion === true);
 
   const draft = useMemo<SurveyDraft>(
     () => ({

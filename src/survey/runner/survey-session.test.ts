@@ -5,6 +5,7 @@ import { FIXED_NOW, schemaDefinition } from "../../../core/survey-engine/test-fi
 import {
   finishedResult,
   reduceSession,
+  shownProgress,
   stepView,
   type SessionAction,
   type SurveySession,
@@ -106,5 +107,36 @@ describe("the survey session (the runner's state, without React)", () => {
     expect([...withPhoto.files.keys()]).toEqual([]);
     const result = finishedResult(definition, run([change("smokes", no), advance, advance]), FIXED_NOW);
     expect(result.flow.shown.at(-1)).toBe("submit-id");
+  });
+});
+
+describe("the progress shown (issue 26: it reaches its end)", () => {
+  const progress = (session: SurveySession, finishOnLastQuestion: boolean) =>
+    shownProgress(stepView(definition, session, FIXED_NOW), finishOnLastQuestion);
+
+  it("an instrument counts its steps and the submission step, which reads n of n", () => {
+    expect(progress(start(), false)).toEqual({ current: 1, total: 4 });
+    expect(progress(run([change("smokes", yes), advance]), false)).toEqual({ current: 2, total: 4 });
+    const atSubmission = run([change("smokes", yes), advance, advance, advance]);
+    expect(stepView(definition, atSubmission, FIXED_NOW).atSubmission).toBe(true);
+    expect(progress(atSubmission, false)).toEqual({ current: 4, total: 4 });
+  });
+
+  it("a consent, which finishes on its last question, counts its steps and ends at n of n", () => {
+    expect(progress(start(), true)).toEqual({ current: 1, total: 3 });
+    expect(progress(run([change("smokes", yes), advance]), true)).toEqual({ current: 2, total: 3 });
+    expect(progress(run([change("smokes", yes), advance, advance]), true)).toEqual({ current: 3, total: 3 });
+  });
+
+  it("the last step a consent reaches reads n of n when show-if left steps out before it", () => {
+    // "No" leaves "packs" out: the last step comes second, and is the end.
+    const skipped = run([change("smokes", no), advance]);
+    expect(currentStepId(skipped.flow)).toBe("day");
+    expect(progress(skipped, true)).toEqual({ current: 3, total: 3 });
+    // Back on the first step, the step is not the end while "Yes" keeps "packs" in.
+    expect(progress(run([{ type: "back" }, change("smokes", yes)], skipped), true)).toEqual({
+      current: 1,
+      total: 3,
+    });
   });
 });

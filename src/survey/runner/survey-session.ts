@@ -147,3 +147,20 @@ export function stepView(definition: SurveyDefinition, session: SurveySession, n
     progress: progressOf(definition, flow),
   };
 }
+
+export type Progress = { current: number; total: number };
+
+/**
+ * The progress the runner shows (issue 26, "consent progress reaches its end"): the step's
+ * position among the steps plus the submission step. A survey that finishes on its last question
+ * (a consent: 'Finish + Close') never shows a submission step, so it counts the steps alone;
+ * and the step whose button finishes, a consent's last question or a definition's own submission
+ * question, reads n of n, whatever show-if left out before it. The spec's "1 of (question count +
+ * 1)" for consents left a coordinator at "9 of 10" when signing the last question.
+ */
+export function shownProgress(view: StepView, finishOnLastQuestion: boolean): Progress {
+  const total = finishOnLastQuestion ? Math.max(1, view.progress.total - 1) : view.progress.total;
+  const finishesHere = (finishOnLastQuestion || view.submissionMode) && view.reachesEnd;
+  if (finishesHere || view.atSubmission) return { current: total, total };
+  return { current: Math.min(view.progress.current, total), total };
+}
