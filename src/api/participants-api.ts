@@ -1,6 +1,11 @@
-import { getParticipantCall, searchParticipantsCall } from "../../core/contracts/calls/study-calls.ts";
+import {
+  getParticipantCall,
+  listParticipantsCall,
+  searchParticipantsCall,
+} from "../../core/contracts/calls/study-calls.ts";
+import type { ParticipantListOrder, ParticipantListSort } from "../../core/contracts/participant-list.ts";
 import { msg } from "@lingui/core/macro";
-import { queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { callApi } from "./call-api.ts";
 
 export const participantKeys = {
@@ -10,6 +15,8 @@ export const participantKeys = {
     [...participantKeys.all, studyId, siteId, participantId] as const,
   search: (studyId: number, siteId: number, text: string) =>
     [...participantKeys.all, studyId, siteId, "search", text] as const,
+  list: (studyId: number, siteId: number, sort: ParticipantListSort, order: ParticipantListOrder) =>
+    [...participantKeys.all, studyId, siteId, "list", sort, order] as const,
 };
 
 export const fetchParticipantFailMessage = msg({
@@ -55,4 +62,41 @@ export const participantSearchQuery = (studyId: number, siteId: number, text: st
     queryKey: participantKeys.search(studyId, siteId, text),
     queryFn: ({ signal }) => searchParticipants(studyId, siteId, text, signal),
     select: (data) => data.response,
+  });
+
+/** Rows a page of the site's list asks for: a tablet's screen or two, then "Load more". */
+export const PARTICIPANT_LIST_PAGE_SIZE = 25;
+
+/** One page of GET /control/studies/{studyId}/sites/{siteId}/participants (keyset: the cursor). */
+export function listParticipants(
+  studyId: number,
+  siteId: number,
+  sort: ParticipantListSort,
+  order: ParticipantListOrder,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+) {
+  return callApi(
+    listParticipantsCall,
+    { params: { studyId, siteId }, query: { sort, order, limit: PARTICIPANT_LIST_PAGE_SIZE, cursor } },
+    { signal },
+  );
+}
+
+/**
+ * The site's participant list, a page at a time ("Load more"). Persisted like the other lists:
+ * the pages already loaded show offline after a reload.
+ */
+export const participantListQuery = (
+  studyId: number,
+  siteId: number,
+  sort: ParticipantListSort,
+  order: ParticipantListOrder,
+) =>
+  infiniteQueryOptions({
+    queryKey: participantKeys.list(studyId, siteId, sort, order),
+    queryFn: ({ pageParam, signal }) => listParticipants(studyId, siteId, sort, order, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (lastPage) => lastPage.next_cursor ?? undefined,
+    meta: { persist: true },
   });

@@ -37,6 +37,12 @@ import { readSelection } from "../features/studies/study-selection.ts";
 import { showToast, TOAST_SESSION_MS } from "../widgets/toast/toast-store.ts";
 import { ROOM_NAME_PATTERN } from "../../core/contracts/room-name.ts";
 import {
+  PARTICIPANT_LIST_ORDERS,
+  PARTICIPANT_LIST_SORTS,
+  type ParticipantListOrder,
+  type ParticipantListSort,
+} from "../../core/contracts/participant-list-sorts.ts";
+import {
   CONSENT_PARTICIPANT_STATUSES,
   type ConsentParticipantStatus,
 } from "../../core/contracts/consents.ts";
@@ -347,22 +353,34 @@ const participantSearchRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/studies/$studyId/sites/$siteId/search",
   params: studySiteParams,
-  validateSearch: (search: Record<string, unknown>): { q?: string } => ({
+  // ?sort= and ?order= are the order of the site's list shown while no search is made.
+  validateSearch: (
+    search: Record<string, unknown>,
+  ): { q?: string; sort?: ParticipantListSort; order?: ParticipantListOrder } => ({
     q: typeof search.q === "string" && search.q.trim() ? search.q.trim() : undefined,
+    sort: (PARTICIPANT_LIST_SORTS as readonly unknown[]).includes(search.sort)
+      ? (search.sort as ParticipantListSort)
+      : undefined,
+    order: (PARTICIPANT_LIST_ORDERS as readonly unknown[]).includes(search.order)
+      ? (search.order as ParticipantListOrder)
+      : undefined,
   }),
   component: lazyPage(
     () => import("../features/participant-search/participant-search-page.tsx"),
     ({ ParticipantSearchPage }) =>
       function ParticipantSearchRoute() {
         const { studyId, siteId } = participantSearchRoute.useParams();
-        const { q } = participantSearchRoute.useSearch();
-        // Keyed by location: the search term resets on every location change.
+        const { q, sort, order } = participantSearchRoute.useSearch();
+        // Keyed by location: the search term resets on every location change (a new order of
+        // the list is not one: the sort button keeps its focus).
         return (
           <ParticipantSearchPage
             key={`${studyId}/${siteId}?${q ?? ""}`}
             studyId={studyId}
             siteId={siteId}
             searchText={q}
+            listSort={sort}
+            listOrder={order}
           />
         );
       },

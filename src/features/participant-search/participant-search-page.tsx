@@ -12,16 +12,29 @@ import { SEARCH_VALUE_MAX_LENGTH } from "../../../core/contracts/participant.ts"
 import { canSubmitSearch, normalizeSearchText } from "./search-text.ts";
 import { rowLinksRef } from "../../widgets/table/row-links.ts";
 import { StudyGreeting } from "../../widgets/study-greeting/study-greeting.tsx";
+import type {
+  ParticipantListOrder,
+  ParticipantListSort,
+} from "../../../core/contracts/participant-list-sorts.ts";
+import { DEFAULT_LIST_ORDER } from "./list-sort.ts";
+import { ParticipantList } from "./participant-list.tsx";
 import "./participant-search.css";
 
-type Props = { studyId: number; siteId: number; searchText: string | undefined };
+type Props = {
+  studyId: number;
+  siteId: number;
+  searchText: string | undefined;
+  /** The order of the site's list, shown while no search is made (?sort=&order=). */
+  listSort?: ParticipantListSort | undefined;
+  listOrder?: ParticipantListOrder | undefined;
+};
 
 /**
  * Participant search (spec 01 section 2): one text box, submit disabled while the trimmed text
  * is empty. The submitted text lives in the URL (?q=), so back and forward replay searches, and
  * the box follows the location: the route remounts this page whenever the location changes.
  */
-export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
+export function ParticipantSearchPage({ studyId, siteId, searchText, listSort, listOrder }: Props) {
   const { t } = useLingui();
   const navigate = useNavigate();
   const inputId = useId();
@@ -94,9 +107,17 @@ export function ParticipantSearchPage({ studyId, siteId, searchText }: Props) {
       {searchText ? (
         <SearchResults studyId={studyId} siteId={siteId} searchText={searchText} />
       ) : (
-        <p className="search-hint">
-          {t({ id: "search_hint", message: "Type part of a first name, last name or subject id." })}
-        </p>
+        <>
+          <p className="search-hint">
+            {t({ id: "search_hint", message: "Type part of a first name, last name or subject id." })}
+          </p>
+          <ParticipantList
+            studyId={studyId}
+            siteId={siteId}
+            sort={listSort ?? DEFAULT_LIST_ORDER.sort}
+            order={listSort ? (listOrder ?? "asc") : (listOrder ?? DEFAULT_LIST_ORDER.order)}
+          />
+        </>
       )}
     </div>
   );
