@@ -245,7 +245,7 @@ export async function buildScaleDatabase(name: string, size: ScaleSize, log = co
     select p, case when p <= ${BENCH_SITE_PARTICIPANTS} then ${BENCH_SITE_ID} else ${siteOf(otherSite)} end as site_id
     from generate_series(1, ${size.participants}) p;
     insert into participants (id, study_id, site_id, fname, lname, gender, date_of_birth, subject_id, email,
-      first_login_timestamp, last_updated)
+      first_login_timestamp, last_updated, enrolled_at)
     overriding system value
     select p, site_id / 100, site_id,
       (${textArray(firstNames)})[1 + ${h("p", 22)} % ${firstNames.length}],
@@ -255,6 +255,7 @@ export async function buildScaleDatabase(name: string, size: ScaleSize, log = co
       'S' || site_id || '-' || lpad(p::text, 6, '0'),
       case when ${h("p", 27)} % 3 = 0 then 'p' || p || '@participants.scale.test' end,
       null,
+      timestamptz '${ANCHOR}' - (30 + ${h("p", 28)} % 900) * interval '1 day',
       timestamptz '${ANCHOR}' - (30 + ${h("p", 28)} % 900) * interval '1 day'
     from scale_participant_sites;
     analyze scale_participant_sites;`,

@@ -376,7 +376,14 @@ export const instrumentInstances = pgTable(
     completion: timestamp("completion", { withTimezone: true, mode: "date" }),
     whoCompleted: integer("who_completed").references(() => users.id),
   },
-  (t) => [index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId)],
+  (t) => [
+    index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId),
+    // The open deliveries (pending lists, history's pending part): a participant's years of
+    // completed instances are not read to find them (issue 28, migration 0017).
+    index("instrument_instances_open_idx")
+      .on(t.participantId, t.startDate)
+      .where(sql`${t.completion} is null`),
+  ],
 );
 
 /** How a definition is served by the definition call: JSON, or a zip holding one JSON file. */

@@ -1,0 +1,404 @@
+/**
+ * `npm run bench:scale:reads` (issue 28): every clinician read call on the scale database
+ * (bench/scale/build.ts: clinro_scale, and the demo-sized clinro_scale_demo for flatness), through
+ * HTTP against a real server process (node server/main.ts on that database), each beside the bare
+ * SQL of the same answer sent straight to the driver.
+ *
+ * The caller is the bench user (staff0001@scale.test, clinical coordinator of site 101, whose
+ * 2,000 participants are the same on both databases). Each call is made CALLS times (after
+ * WARM_UP), its parameters turning through the site's participants; each HTTP call is followed by
+ * its bare SQL with the same parameters (sent as the server sends its own: not a prepared
+ * statement), so both meet the same machine load. The client is
+ * node:http on a kept-alive connection asking for gzip, as a browser does.
+ *
+ * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
+ * at most 2x), and the full database's HTTP p95 against the demo's (target: at most 1.5x).
+ * Asserts nothing. SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import { cpus, loadavg, totalmem } from "node:os";
+import { gunzipSync } from "node:zlib";
+import postgres from "postgres";
+import {
+  BENCH_SITE_ID,
+  BENCH_STUDY_ID,
+  BENCH_USERNAME,
+  SCALE_DATABASES,
+  SCALE_PASSWORD,
+  databaseUrl,
+} from "./build.ts";
+
+const CALLS = Number(process.env.SCALE_READS_CALLS ?? 200);
+const WARM_UP = 20;
+const USER_ID = 1;
+const STUDY = BENCH_STUDY_ID;
+const SITE = BENCH_SITE_ID;
+const CONSENT_ID = 1;
+
+type Call = {
+  name: string;
+  /** The i-th call's path. */
+  path: (index: number) => string;
+  headers?: Record<string, string>;
+  /** The bare SQL statements of the same answer, for the i-th call. */
+  bare: (index: number) => [string, unknown[]][];
+};
+
+/** The i-th participant of the bench site (1..2000), in a stride that visits them all. */
+const participantOf = (index: number) => 1 + ((index * 7919) % 2000);
+const SEARCH_TERMS = ["ander", "Mart", "son", "S101-0012", "ia", "Thomsen", "ross", "0019", "kowal", "zqxv"];
+
+const ACCESS = `join study_permissions sp on sp.study_id = p.study_id and sp.user_id = ${USER_ID}
+  join site_permissions sip on sip.site_id = p.site_id and sip.user_id = ${USER_ID}`;
+
+const CALLS_MEASURED: Call[] = [
+  {
+    name: "participant (home)",
+    path: (i) => `/control/studies/${STUDY}/sites/${SITE}/participants/${participantOf(i)}`,
+    bare: (i) => [
+      [
+        `select p.*, s.name as study_name,
+           (select count(*) from instrument_instances ii join instruments ins on ins.id = ii.instrument_id
+            where ii.participant_id = p.id and ins.instrument_type = 'CLINRO') as total,
+           (select count(ii.completion) from instrument_instances ii join instruments ins on ins.id = ii.instrument_id
+            where ii.participant_id = p.id and ins.instrument_type = 'CLINRO') as completed
+         from participants p join studies s on s.id = p.study_id ${ACCESS}
+         where p.id = $1 and p.study_id = $2 and p.site_id = $3`,
+        [participantOf(i), STUDY, SITE],
+      ],
+    ],
+  },
+  {
+    name: "instrument instances (home)",
+    path: (i) => `/control/participants/${participantOf(i)}/instruments/instances?study_id=${STUDY}`,
+    bare: (i) => [
+      [
+        `select ins.*, ii.*, u.name from participants p ${ACCESS}
+         join instrument_instances ii on ii.participant_id = p.id
+         join instruments ins on ins.id = ii.instrument_id and ins.study_id = p.study_id
+         left join users u on u.id = ii.who_completed
+         where p.id = $1 and p.study_id = $2 and ins.instrument_type in ('CLINRO', 'ANNOUNCEMENT')
+         order by ii.start_date, ii.id`,
+        [participantOf(i), STUDY],
+      ],
+    ],
+  },
+  {
+    name: "forms list (home, older)",
+    path: (i) => `/control/clinro/participants/${participantOf(i)}/instruments?study_id=${STUDY}`,
+    bare: (i) => [
+      [
+        `select ins.*, ii.*, u.name from participants p ${ACCESS}
+         join instrument_instances ii on ii.participant_id = p.id
+         join instruments ins on ins.id = ii.instrument_id and ins.study_id = p.study_id
+         left join users u on u.id = ii.who_completed
+         where p.id = $1 and p.study_id = $2 and ins.instrument_type in ('CLINRO', 'ANNOUNCEMENT')
+         order by ii.start_date, ii.id`,
+        [participantOf(i), STUDY],
+      ],
+    ],
+  },
+  {
+    name: "instrument history",
+    path: (i) => `/control/participants/${participantOf(i)}/instrument_history/clinro`,
+    bare: (i) => [
+      [
+        `select s.id, s.instrument_instance_id, s.completed_at, s.version_number, s.scores, ins.id, ins.display_name, u.name
+         from participants p ${ACCESS}
+         join instrument_submissions s on s.participant_id = p.id
+         join instruments ins on ins.id = s.instrument_id and ins.study_id = p.study_id
+         join users u on u.id = s.submitted_by
+         where p.id = $1 and ins.instrument_type = 'CLINRO'
+         order by s.completed_at desc, s.id desc`,
+        [participantOf(i)],
+      ],
+      [
+        `select ins.*, ii.* from instrument_instances ii join instruments ins on ins.id = ii.instrument_id
+         where ii.participant_id = $1 and ins.study_id = $2 and ins.instrument_type = 'CLINRO'
+           and ii.completion is null and ii.start_date <= now()
+           and (ii.expiration is null or ii.expiration > now() or ins.metadata #>> '{schedule,recurring,scheme}' = 'persistent')
+         order by ii.start_date, ii.id`,
+        [participantOf(i), STUDY],
+      ],
+    ],
+  },
+  {
+    name: "pending instruments",
+    path: () => `/control/pending_instruments?study_id=${STUDY}`,
+    headers: { version: "3.4.0" },
+    bare: () => [
+      [
+        `select p.id, p.subject_id, p.site_id, ins.*, ii.*
+         from instrument_instances ii
+         join instruments ins on ins.id = ii.instrument_id
+         join participants p on p.id = ii.participant_id and p.study_id = ins.study_id
+         ${ACCESS}
+         where ins.instrument_type = 'CLINRO' and ins.retired_at is null and p.study_id = $1
+           and ii.completion is null and ii.start_date <= now()
+           and (ii.expiration is null or ii.expiration > now() or ins.metadata #>> '{schedule,recurring,scheme}' = 'persistent')
+         order by ii.start_date, ii.id limit 501`,
+        [STUDY],
+      ],
+    ],
+  },
+  {
+    name: "consents list",
+    path: () => `/control/v2/clinro/me/consents?study_id=${STUDY}&site_id=${SITE}`,
+    bare: () => [
+      [
+        `select c.id, c.study_id, c.title, c.type, c.version, c.date_deployed, count(p.id)
+         from consents c
+         left join consent_participants cp on cp.consent_id = c.id and cp.status not in ('complete', 'declined')
+         left join participants p on p.id = cp.participant_id and p.study_id = c.study_id and p.site_id = $2
+         where c.study_id = $1 and c.retired_at is null
+           and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
+         group by c.id order by c.study_id, c.title, c.id`,
+        [STUDY, SITE],
+      ],
+    ],
+  },
+  {
+    name: "consent participants by status (2,000)",
+    path: () => `/control/v2/clinro/me/consents/${CONSENT_ID}?site_id=${SITE}`,
+    bare: () => [
+      [
+        `select p.id, p.fname, p.lname, p.subject_id, p.email, cp.status, cp.version
+         from consent_participants cp join participants p on p.id = cp.participant_id
+         where cp.consent_id = $1 and p.study_id = $2 and p.site_id = $3
+           and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $3)
+         order by p.id`,
+        [CONSENT_ID, STUDY, SITE],
+      ],
+    ],
+  },
+  {
+    name: "search",
+    path: (i) =>
+      `/control/studies/${STUDY}/sites/${SITE}/clinro_search?search_value=${encodeURIComponent(SEARCH_TERMS[i % SEARCH_TERMS.length]!)}`,
+    bare: (i) => [
+      [
+        `select p.id, p.fname, p.lname, p.site_id, p.study_id, p.subject_id, p.date_of_birth
+         from participants p
+         where p.study_id = $1 and p.site_id = $2
+           and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
+           and (p.lname ilike $3 or p.fname ilike $3 or p.subject_id ilike $3)
+         order by lower(p.lname), lower(p.fname), p.id limit 50`,
+        [STUDY, SITE, `%${SEARCH_TERMS[i % SEARCH_TERMS.length]}%`],
+      ],
+    ],
+  },
+  {
+    name: "announcements",
+    path: () => `/control/participants/me/announcements`,
+    bare: () => [
+      [
+        `select a.id, a.sent_at, a.title, a.content, a.study_id, s.name, a.site_id, si.label, u.name, r.read_at
+         from announcements a join studies s on s.id = a.study_id
+         left join sites si on si.id = a.site_id
+         left join users u on u.id = a.author_user_id
+         left join announcement_reads r on r.announcement_id = a.id and r.user_id = $1
+         where exists (select 1 from study_permissions x where x.user_id = $1 and x.study_id = a.study_id)
+           and (a.site_id is null or exists (select 1 from site_permissions x where x.user_id = $1 and x.site_id = a.site_id))
+         order by a.id desc`,
+        [USER_ID],
+      ],
+    ],
+  },
+  {
+    name: "participant list (first page)",
+    path: () => `/control/studies/${STUDY}/sites/${SITE}/participants?sort=last_name&order=asc&limit=50`,
+    bare: () => [
+      [
+        `select p.id, p.fname, p.lname, p.subject_id, p.date_of_birth, p.enrolled_at, lower(p.lname), lower(p.fname)
+         from participants p
+         where p.study_id = $1 and p.site_id = $2
+           and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
+         order by lower(p.lname), lower(p.fname), p.id limit 51`,
+        [STUDY, SITE],
+      ],
+      [`select count(*) from participants p where p.study_id = $1 and p.site_id = $2`, [STUDY, SITE]],
+    ],
+  },
+];
+
+function percentile(values: number[], p: number) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function startServer(database: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl(database),
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      SEED: "none",
+      JWT_SECRET: "scale-reads-bench-secret-".repeat(2),
+      LOGIN_MAX_FAILURES: "1000",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (answer.ok) return child;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`the server on ${database} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+type Figures = Map<string, { http: number[]; bare: number[]; bytes: number }>;
+
+type Target = {
+  database: string;
+  server: ChildProcess;
+  sql: postgres.Sql;
+  get: (path: string, headers?: Record<string, string>) => Promise<{ status: number; bytes: number }>;
+  figures: Figures;
+};
+
+async function open(database: string, port: number): Promise<Target> {
+  const server = await startServer(database, port);
+  const login = await fetch(`http://127.0.0.1:${port}/control/clinro/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: BENCH_USERNAME, password: SCALE_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`sign-in answered ${login.status}: ${await login.text()}`);
+  const { token } = (await login.json()) as { token: string };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      const request = http.get(
+        `http://127.0.0.1:${port}${path}`,
+        { agent, headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip", ...headers } },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+          answer.on("error", reject);
+          answer.on("end", () => {
+            const raw = Buffer.concat(chunks);
+            const bytes = answer.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
+            JSON.parse(bytes.toString("utf8"));
+            resolve({ status: answer.statusCode ?? 0, bytes: bytes.length });
+          });
+        },
+      );
+      request.on("error", reject);
+    });
+  const sql = postgres(databaseUrl(database), { max: 1, onnotice: () => {} });
+  return { database, server, sql, get, figures: new Map() };
+}
+
+/**
+ * Each call's HTTP request then its bare SQL, on each database in turn (the first one turning
+ * at every call), so that both databases and both ways meet the same moments of machine load.
+ */
+async function measure(targets: Target[]) {
+  for (const call of CALLS_MEASURED) {
+    for (const target of targets) target.figures.set(call.name, { http: [], bare: [], bytes: 0 });
+    for (let index = 0; index < WARM_UP + CALLS; index += 1) {
+      for (let turn = 0; turn < targets.length; turn += 1) {
+        const target = targets[(index + turn) % targets.length]!;
+        let started = performance.now();
+        const answer = await target.get(call.path(index), call.headers);
+        const httpMs = performance.now() - started;
+        if (answer.status !== 200) {
+          throw new Error(
+            `${call.name}: ${call.path(index)} answered ${answer.status} on ${target.database}`,
+          );
+        }
+        started = performance.now();
+        for (const [statement, parameters] of call.bare(index)) {
+          await target.sql.unsafe(statement, parameters as never[]);
+        }
+        const bareMs = performance.now() - started;
+        if (index >= WARM_UP) {
+          const entry = target.figures.get(call.name)!;
+          entry.http.push(httpMs);
+          entry.bare.push(bareMs);
+          entry.bytes = Math.max(entry.bytes, answer.bytes);
+        }
+      }
+    }
+    for (const target of targets) {
+      const entry = target.figures.get(call.name)!;
+      console.log(
+        `  ${target.database}: ${call.name}: HTTP p95 ${percentile(entry.http, 95).toFixed(1)} ms, bare p95 ${percentile(entry.bare, 95).toFixed(1)} ms`,
+      );
+    }
+  }
+}
+
+const wanted = (process.env.SCALE_READS_DATABASES ?? `${SCALE_DATABASES.demo},${SCALE_DATABASES.full}`).split(
+  ",",
+);
+const basePort = 18_800 + Math.floor(Math.random() * 100);
+const targets: Target[] = [];
+try {
+  for (const [index, database] of wanted.entries()) targets.push(await open(database, basePort + index));
+  await measure(targets);
+} finally {
+  for (const target of targets) {
+    await target.sql.end({ timeout: 5 });
+    target.server.kill("SIGTERM");
+  }
+}
+const results = new Map(targets.map((target) => [target.database, target.figures]));
+
+const cpu = cpus();
+console.log(
+  `\nMachine: ${cpu.length} × ${cpu[0]?.model.trim()}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load average ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ")}`,
+);
+console.log(`${CALLS} calls each, p95 in ms (targets: HTTP at most 2x bare SQL; full at most 1.5x demo)\n`);
+const full = results.get(SCALE_DATABASES.full);
+const demo = results.get(SCALE_DATABASES.demo);
+const header = [
+  "call",
+  "answer KB",
+  "HTTP p50",
+  "bare p50",
+  "HTTP p95",
+  "bare p95",
+  "HTTP/bare p95",
+  "demo HTTP p50",
+  "demo HTTP p95",
+  "full/demo p95",
+];
+const rows: string[][] = [];
+for (const call of CALLS_MEASURED) {
+  const main = full?.get(call.name) ?? demo?.get(call.name);
+  if (!main) continue;
+  const small = demo?.get(call.name);
+  const ratio = percentile(main.http, 95) / percentile(main.bare, 95);
+  const flat = full && small ? percentile(main.http, 95) / percentile(small.http, 95) : Number.NaN;
+  rows.push([
+    call.name,
+    (main.bytes / 1024).toFixed(1),
+    percentile(main.http, 50).toFixed(1),
+    percentile(main.bare, 50).toFixed(1),
+    percentile(main.http, 95).toFixed(1),
+    percentile(main.bare, 95).toFixed(1),
+    `${ratio.toFixed(2)}x ${ratio <= 2 ? "ok" : "MISS"}`,
+    small && full ? percentile(small.http, 50).toFixed(1) : "-",
+    small && full ? percentile(small.http, 95).toFixed(1) : "-",
+    Number.isNaN(flat) ? "-" : `${flat.toFixed(2)}x ${flat <= 1.5 ? "ok" : "MISS"}`,
+  ]);
+}
+const widths = header.map((title, column) =>
+  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+);
+const line = (cells: string[]) =>
+  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+console.log(line(header));
+console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+for (const row of rows) console.log(line(row));

@@ -1,0 +1,1 @@
+CREATE INDEX "instrument_instances_open_idx" ON "instrument_instances" USING btree ("participant_id","start_date") WHERE "instrument_instances"."completion" is null;
