@@ -1,6 +1,7 @@
 import { render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { BrandMark, PRODUCT_NAME, logoNameClass, logoSize } from "./brand.tsx";
+import installIcon from "../../public/favicon.svg?raw";
+import { BrandMark, LogoMark, PRODUCT_NAME, logoNameClass, logoSize } from "./brand.tsx";
 
 const name = (length: number) => "x".repeat(length);
 
@@ -30,9 +31,31 @@ describe("the logo class by name length (spec 01 section 9)", () => {
     expect(logoSize(PRODUCT_NAME)).toBe("short");
   });
 
-  it("renders the class on the name and the initial on the mark", () => {
+  it("renders the class on the name beside the product's mark", () => {
     const { container } = render(<BrandMark name="Boston Clinical Research Center" />);
     expect(container.querySelector(".brand__name")?.className).toBe("brand__name brand__name--long");
-    expect(container.querySelector(".brand__mark")?.textContent).toBe("B");
+    expect(container.querySelector("svg.brand__mark")?.getAttribute("aria-hidden")).toBe("true");
+  });
+});
+
+/** An SVG's drawing: its view box and each shape with its attributes, in order. */
+function drawingOf(svg: Element) {
+  return {
+    viewBox: svg.getAttribute("viewBox"),
+    shapes: [...svg.children].map((shape) => ({
+      tag: shape.tagName.toLowerCase(),
+      attributes: Object.fromEntries([...shape.attributes].map((a) => [a.name, a.value])),
+    })),
+  };
+}
+
+describe("the logo is the install icon (issue 26)", () => {
+  it("draws what public/favicon.svg, the source of the manifest's icons, draws", () => {
+    const icon = new DOMParser().parseFromString(installIcon, "image/svg+xml").documentElement;
+    const { container } = render(<LogoMark />);
+    const mark = container.querySelector("svg.brand__mark");
+    expect(mark).not.toBeNull();
+    expect(drawingOf(mark!)).toEqual(drawingOf(icon));
+    expect(drawingOf(icon).shapes.map((shape) => shape.tag)).toEqual(["rect", "path", "circle"]);
   });
 });

@@ -21,13 +21,26 @@ export function logoNameClass(name: string) {
   return `brand__name brand__name--${logoSize(name)}`;
 }
 
-/** The logo: the name's initial on the mark, then the name (the product's unless given). */
+/**
+ * The product's mark, the drawing of its install icon (issue 26: the logo in the app is the icon
+ * on the home screen): public/favicon.svg, from which the PNG icons of the manifest and the
+ * Apple touch icon are made. A test holds the two drawings equal.
+ */
+export function LogoMark() {
+  return (
+    <svg className="brand__mark" viewBox="0 0 64 64" aria-hidden="true" focusable="false">
+      <rect width="64" height="64" rx="14" fill="#0b4f6c" />
+      <path d="M41 22.5a13 13 0 1 0 0 19" fill="none" stroke="#fff" strokeWidth="7" strokeLinecap="round" />
+      <circle cx="45" cy="32" r="4" fill="#f2a900" />
+    </svg>
+  );
+}
+
+/** The logo: the install icon's mark, then the name (the product's unless given). */
 export function BrandMark({ name = PRODUCT_NAME }: { name?: string }) {
   return (
     <>
-      <span className="brand__mark" aria-hidden="true">
-        {[...name.trim()][0]?.toUpperCase() ?? ""}
-      </span>
+      <LogoMark />
       <span className={logoNameClass(name)}>{name}</span>
     </>
   );

@@ -186,6 +186,7 @@ test("the coordinator and the witness complete the main consent; the completed c
     `Answered by ${participant.firstname} ${participant.lastname}, the participant`,
   );
   await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "consent-completion", "witness-prefilled-answer");
   await consent.survey.next().click();
   await expect(consent.heading("Participant signature")).toBeFocused();
   await expect(consent.manifestation()).toContainText("Participant consent");

@@ -1,10 +1,12 @@
 /**
  * A group of radio buttons (spec 02 section 2): React Aria's RadioGroup (arrow keys move the
- * choice, one tab stop for the group) labelled by its label.
+ * choice, one tab stop for the group) labelled by its label. It looks as every radio of the
+ * portal does (radio.css, issue 26).
  */
 import type { ReactNode } from "react";
 import { Label, Radio, RadioGroup as AriaRadioGroup, Text } from "react-aria-components";
 import "../widgets.css";
+import "./radio.css";
 
 export type RadioOption = { value: string; label: ReactNode; disabled?: boolean };
 
@@ -36,14 +38,9 @@ export function RadioGroup({ label, description, options, ...props }: RadioGroup
           isDisabled={option.disabled}
           className="rac-check rac-check--radio"
         >
-          {({ isSelected }) => (
-            <>
-              <span className="rac-check__box" aria-hidden="true">
-                {isSelected ? "●" : ""}
-              </span>
-              <span>{option.label}</span>
-            </>
-          )}
+          {/* The ring and its dot are drawn by radio.css, as every radio of the portal is. */}
+          <span className="rac-check__box" aria-hidden="true" />
+          <span>{option.label}</span>
         </Radio>
       ))}
     </AriaRadioGroup>
