@@ -1,6 +1,6 @@
 import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useId } from "react";
 import { participantListQuery } from "../../api/participants-api.ts";
@@ -31,7 +31,12 @@ export function ParticipantList({ studyId, siteId, sort, order }: Props) {
   const navigate = useNavigate();
   const sortSelectId = useId();
   const statusId = useId();
-  const list = useInfiniteQuery(participantListQuery(studyId, siteId, sort, order));
+  // Another order keeps the rows shown until its first page comes: the table (and the header
+  // button just pressed, with the focus) stays in place.
+  const list = useInfiniteQuery({
+    ...participantListQuery(studyId, siteId, sort, order),
+    placeholderData: keepPreviousData,
+  });
 
   const setOrder = (next: { sort: ParticipantListSort; order: ParticipantListOrder }) => {
     void navigate({
@@ -175,6 +180,7 @@ export function ParticipantList({ studyId, siteId, sort, order }: Props) {
           ref={rowLinksRef}
           className="data-table data-table--rows-link data-table--stack-on-phone participant-list__table"
           aria-describedby={statusId}
+          aria-busy={list.isPlaceholderData || undefined}
         >
           <caption className="visually-hidden">
             <Trans id="participant_list_heading">Participants at this site</Trans>
