@@ -1,12 +1,12 @@
-import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useId, useRef, useState } from "react";
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { logout } from "../auth/logout.ts";
 import { useStoredUser } from "../auth/use-stored-user.ts";
-import { countItemsOf } from "../outbox/outbox-store.ts";
-import { usePendingCount } from "../outbox-ui/use-outbox.ts";
+import { listItems } from "../outbox/outbox-store.ts";
+import { usePendingSummary } from "../outbox-ui/use-outbox.ts";
+import { summarizeUnsent, unsentList, unsentTotal, type UnsentSummary } from "../outbox-ui/unsent-summary.ts";
 import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
 import { formatLongDate, formatShortDate } from "../i18n/format-date.ts";
@@ -44,13 +44,17 @@ const isoDate = (date: Date) =>
  * user menu. Logging out with writes pending asks first; they stay on the device either way.
  */
 export function NavBar() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const user = useStoredUser();
-  const pending = usePendingCount(user?.id);
+  // Counted as a coordinator counts: a consent with its signatures is one form (issue 26, item 17).
+  const pendingSummary = usePendingSummary(user?.id);
+  const pending = unsentTotal(pendingSummary);
+  const pendingList = unsentList(pendingSummary, i18n);
   const menuId = useId();
   const [menuOpen, setMenuOpen] = useState(false);
-  /** Items still to send when the user asked to log out; null while not asking. */
-  const [unsentAtLogout, setUnsentAtLogout] = useState<number | null>(null);
+  /** What is still to send when the user asked to log out; null while not asking. */
+  const [unsentAtLogout, setUnsentAtLogout] = useState<UnsentSummary | null>(null);
+  const logoutList = unsentAtLogout ? unsentList(unsentAtLogout, i18n) : "";
   const menuRef = useRef<HTMLDivElement>(null);
   const today = new Date();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
@@ -58,8 +62,10 @@ export function NavBar() {
   const requestLogout = async () => {
     setMenuOpen(false);
     // Read from the store itself: the badge's count may be a moment behind.
-    const unsent = user ? await countItemsOf(user.id) : 0;
-    if (unsent > 0) setUnsentAtLogout(unsent);
+    const unsent = user
+      ? summarizeUnsent((await listItems()).filter((item) => item.userId === user.id))
+      : undefined;
+    if (unsent && unsentTotal(unsent) > 0) setUnsentAtLogout(unsent);
     else logout();
   };
 
@@ -98,13 +104,7 @@ export function NavBar() {
           <Link
             to="/outbox"
             className="outbox-badge"
-            aria-label={t({
-              id: "nav_outbox_badge",
-              message: plural(pending, {
-                one: "# item waiting to be sent",
-                other: "# items waiting to be sent",
-              }),
-            })}
+            aria-label={t({ id: "nav_outbox_badge_list", message: `Waiting to be sent: ${pendingList}` })}
           >
             <OutboxIcon />
             <span className="outbox-badge__count">{pending}</span>
@@ -162,9 +162,9 @@ export function NavBar() {
             ) : null}
           </div>
         ) : null}
-        {unsentAtLogout !== null ? (
+        {unsentAtLogout !== null && logoutList !== "" ? (
           <Modal
-            title={t({ id: "logout_pending_heading", message: "Log out with items not sent?" })}
+            title={t({ id: "logout_unsent_heading", message: "Log out with forms not sent?" })}
             onClose={() => setUnsentAtLogout(null)}
             returnFocusTo={menuButtonRef}
             actions={
@@ -191,12 +191,8 @@ export function NavBar() {
           >
             <p>
               {t({
-                id: "logout_pending_body",
-                message: plural(unsentAtLogout, {
-                  one: "# item has not been sent yet. It stays on this device and is sent when you sign in again.",
-                  other:
-                    "# items have not been sent yet. They stay on this device and are sent when you sign in again.",
-                }),
+                id: "logout_unsent_body",
+                message: `Not sent yet: ${logoutList}. Everything stays on this device and is sent when you sign in again.`,
               })}
             </p>
           </Modal>

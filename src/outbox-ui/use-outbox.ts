@@ -9,6 +9,7 @@ import { itemStatus } from "../outbox/item-status.ts";
 import type { OutboxItem, OutboxItemStatus } from "../outbox/outbox-item.ts";
 import { listItems, subscribeToOutbox } from "../outbox/outbox-store.ts";
 import { getSessionToken, usableToken } from "../outbox/session-tokens.ts";
+import { NOTHING_UNSENT, summarizeUnsent, type UnsentSummary } from "./unsent-summary.ts";
 
 export type ObservedItem = OutboxItem & { status: OutboxItemStatus };
 
@@ -69,4 +70,12 @@ export function useOutboxItems() {
 export function usePendingCount(userId: number | undefined) {
   const { data } = useOutboxItems();
   return userId === undefined ? 0 : (data ?? []).filter((item) => item.userId === userId).length;
+}
+
+/** The user's items not yet delivered, counted as forms, new participants, files and updates. */
+export function usePendingSummary(userId: number | undefined): UnsentSummary {
+  const { data } = useOutboxItems();
+  return userId === undefined
+    ? NOTHING_UNSENT
+    : summarizeUnsent((data ?? []).filter((item) => item.userId === userId));
 }

@@ -3,19 +3,19 @@ import { formatBytes, formatCreatedAt } from "./format-item.ts";
 
 describe("formatBytes", () => {
   it.each([
-    [0, "0 bytes"],
-    [1, "1 byte"],
-    [512, "512 bytes"],
-    [1536, "1.5 kB"],
-    [20 * 1024, "20 kB"],
+    [0, "0 KB"],
+    [1, "1 KB"],
+    [512, "1 KB"],
+    [1536, "1.5 KB"],
+    [20 * 1024, "20 KB"],
     [2.5 * 1024 * 1024, "2.5 MB"],
     [3 * 1024 ** 3, "3 GB"],
-  ])("writes %d bytes as %s in English", (bytes, text) => {
+  ])("writes %d bytes as %s, in KB or MB as a coordinator reads them", (bytes, text) => {
     expect(formatBytes(bytes, "en")).toBe(text);
   });
 
-  it("writes sizes in the reader's language", () => {
-    expect(formatBytes(1536, "es")).toBe("1,5 kB");
+  it("writes the number in the reader's language", () => {
+    expect(formatBytes(1536, "es")).toBe("1,5 KB");
   });
 });
 

@@ -1,27 +1,29 @@
 /**
- * How the review page writes sizes and times: sizes in the reader's language with the largest
- * unit that keeps the number at or above 1, times in the spec's DD-MMM-YYYY with 24-hour time.
+ * How the review page writes sizes and times: sizes in KB, MB or GB, the largest unit that keeps
+ * the number at or above 1, times in the spec's DD-MMM-YYYY with 24-hour time.
  */
 import dayjs from "dayjs";
 
 export const CREATED_AT_FORMAT = "DD-MMM-YYYY HH:mm";
 const BYTES_PER_UNIT = 1024;
-const SIZE_UNITS = ["byte", "kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+/** The units a coordinator reads (issue 26, item 17): never bytes, never a kibibyte. */
+const SIZE_UNITS = ["KB", "MB", "GB", "TB"] as const;
 
-/** e.g. 512 → "512 byte", 1536 → "1.5 kB", 3 * 1024 ** 3 → "3 GB" (as Intl writes them in the locale). */
+/**
+ * e.g. 0 → "0 KB", 300 → "1 KB" (anything stored is at least 1 KB), 1536 → "1.5 KB",
+ * 20 * 1024 → "20 KB", 2.5 * 1024 ** 2 → "2.5 MB"; the number in the reader's language.
+ */
 export function formatBytes(bytes: number, locale: string) {
-  let value = Math.max(0, bytes);
+  const size = Math.max(0, bytes);
+  let value = size / BYTES_PER_UNIT;
   let unit = 0;
   while (value >= BYTES_PER_UNIT && unit < SIZE_UNITS.length - 1) {
     value /= BYTES_PER_UNIT;
     unit += 1;
   }
-  return new Intl.NumberFormat(locale, {
-    style: "unit",
-    unit: SIZE_UNITS[unit],
-    unitDisplay: unit === 0 ? "long" : "short",
-    maximumFractionDigits: unit === 0 || value >= 10 ? 0 : 1,
-  }).format(value);
+  if (size > 0 && value < 1) value = 1;
+  const number = new Intl.NumberFormat(locale, { maximumFractionDigits: value >= 10 ? 0 : 1 }).format(value);
+  return `${number} ${SIZE_UNITS[unit]}`;
 }
 
 export function formatCreatedAt(at: number) {

@@ -4,17 +4,30 @@ import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { retryNow } from "../../outbox/flusher.ts";
 import { formatBytes, formatCreatedAt } from "./format-item.ts";
-import { KIND_TEXT, STATUS_TEXT } from "./item-texts.ts";
+import { KIND_TEXT, STATUS_TEXT, STATUS_WORD_TEXT, statusWord } from "./item-texts.ts";
 import { canRetry, type ReviewItem } from "./visible-items.ts";
 
 type OutboxItemCardProps = {
   item: ReviewItem;
+  /** For a file that goes with a form waiting here: the form's name. */
+  formLabel?: string;
+  /** Retry all is sending this page's items. */
+  sendingAll?: boolean;
   onExport: (item: ReviewItem) => void;
   onDiscard: (item: ReviewItem) => void;
 };
 
-/** One queued write: what it is, how sending went, and what can be done about it. */
-export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProps) {
+/**
+ * One queued write: its name, whether it is waiting, sending or failed and why, what it is in a
+ * coordinator's words, its size, and what can be done about it.
+ */
+export function OutboxItemCard({
+  item,
+  formLabel,
+  sendingAll = false,
+  onExport,
+  onDiscard,
+}: OutboxItemCardProps) {
   const { t } = useLingui();
   const { i18n } = useLinguiRuntime();
   const [retrying, setRetrying] = useState(false);
@@ -38,22 +51,33 @@ export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProp
       ? t({ id: "outbox_error_network", message: "No connection to the server" })
       : t({ id: "outbox_error_http", message: `The server answered ${status}: ${message}` });
   const label = item.label;
+  const word = statusWord(
+    item.status,
+    retrying || (sendingAll && canRetry(item) && item.state === "pending"),
+  );
 
   return (
     <li className={`outbox-item outbox-item--${item.status}`}>
       <div className="outbox-item__head">
         <h3 className="outbox-item__label">{item.label}</h3>
-        <span className={`outbox-status outbox-status--${item.status}`}>
-          {i18n._(STATUS_TEXT[item.status])}
-        </span>
+        <span className={`outbox-status outbox-status--${word}`}>{i18n._(STATUS_WORD_TEXT[word])}</span>
       </div>
+      <p className="outbox-item__why">{i18n._(STATUS_TEXT[item.status])}</p>
       <dl className="outbox-item__facts">
         <div>
           <dt>
-            <Trans id="outbox_field_kind">Kind</Trans>
+            <Trans id="outbox_field_what">What</Trans>
           </dt>
           <dd>{i18n._(KIND_TEXT[item.kind])}</dd>
         </div>
+        {formLabel ? (
+          <div>
+            <dt>
+              <Trans id="outbox_field_goes_with">Goes with</Trans>
+            </dt>
+            <dd>{formLabel}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>
             <Trans id="outbox_field_size">Size</Trans>
@@ -68,7 +92,7 @@ export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProp
         </div>
         <div>
           <dt>
-            <Trans id="outbox_field_attempts">Attempts</Trans>
+            <Trans id="outbox_field_tries">Tries</Trans>
           </dt>
           <dd>{item.attempts}</dd>
         </div>
@@ -82,7 +106,7 @@ export function OutboxItemCard({ item, onExport, onDiscard }: OutboxItemCardProp
         )}
         <div className="outbox-item__error">
           <dt>
-            <Trans id="outbox_field_last_error">Last error</Trans>
+            <Trans id="outbox_field_last_problem">Last problem</Trans>
           </dt>
           <dd>{lastError}</dd>
         </div>

@@ -1,8 +1,8 @@
-import { plural } from "@lingui/core/macro";
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
-import { useQuery } from "@tanstack/react-query";
-import { useId, useRef, useState } from "react";
+import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { participantQuery } from "../../api/participants-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { retryNow } from "../../outbox/flusher.ts";
 import { removeItem } from "../../outbox/outbox-store.ts";
@@ -19,6 +19,9 @@ import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
 import { idsToRetry, isCoordinator, visibleOutboxGroups, type ReviewItem } from "./visible-items.ts";
 import { mayBeCleared, runsInstalled } from "../../outbox/persistent-storage.ts";
 import { KeepDataAdvice } from "../../outbox-ui/keep-data-advice.tsx";
+import { belongsToForm, summarizeUnsent, unsentList, unsentTotal } from "../../outbox-ui/unsent-summary.ts";
+import { cachedParticipant, enrolledHere, leftTheQueue, type ParticipantWords } from "./queue-words.ts";
+import "./outbox-review.css";
 
 function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
   const { t } = useLingui();
@@ -78,7 +81,7 @@ function StorageStatusPanel({ status }: { status: StorageStatus | undefined }) {
  * A refused item of one's own can be exported as JSON and then discarded, after confirming.
  */
 export function OutboxReviewPage() {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const user = useStoredUser();
   const outbox = useOutboxItems();
   const storage = useQuery(storageStatusQuery());
@@ -88,13 +91,58 @@ export function OutboxReviewPage() {
 
   const viewer = user ? { userId: user.id, permissions: user.permissions } : undefined;
   const groups = viewer ? visibleOutboxGroups(outbox.data ?? [], viewer) : [];
+  const visible = groups.flatMap((group) => group.items);
   const retryable = idsToRetry(groups);
-  const itemCount = groups.reduce((total, group) => total + group.items.length, 0);
-  const refusedCount = groups.reduce(
-    (total, group) => total + group.items.filter((item) => item.state === "failed").length,
-    0,
+  // Counted as a coordinator counts: a form with its photos and signatures is one (issue 26, item 17).
+  const waiting = summarizeUnsent(visible.filter((item) => item.state !== "failed"));
+  const refused = summarizeUnsent(visible.filter((item) => item.state === "failed"));
+  const waitingCount = unsentTotal(waiting);
+  const refusedCount = unsentTotal(refused);
+
+  // What left the queue while the page is open, other than by Discard: the server has it.
+  const queryClient = useQueryClient();
+  const discarded = useRef(new Set<string>());
+  const previous = useRef<ReviewItem[] | undefined>(undefined);
+  const [sent, setSent] = useState<ReviewItem[]>([]);
+  const sentIds = useRef(new Set<string>());
+  const loaded = outbox.data !== undefined && viewer !== undefined;
+  useEffect(() => {
+    if (!loaded) return;
+    const before = previous.current;
+    previous.current = visible;
+    if (!before) return;
+    const left = leftTheQueue(before, visible, discarded.current, sentIds.current);
+    if (left.length === 0) return;
+    left.forEach((item) => sentIds.current.add(item.id));
+    setSent((earlier) => [...earlier, ...left]);
+    // Re-run on every outbox change (dataUpdatedAt), not on each render's new array.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [loaded, outbox.dataUpdatedAt]);
+  const sentSummary = summarizeUnsent(sent);
+  const sentList = unsentList(sentSummary, i18n);
+  const waitingList = unsentList(waiting, i18n);
+  const refusedList = unsentList(refused, i18n);
+
+  // Whose items each group holds: the participant's name and subject id where this device knows them.
+  const participantIds = groups.flatMap((group) =>
+    group.participantId !== undefined && group.participantId > 0 ? [group] : [],
   );
-  const waitingCount = itemCount - refusedCount;
+  const fetched = useQueries({
+    queries: participantIds.map((group) => {
+      const located = group.items.find((item) => item.studyId !== undefined && item.siteId !== undefined);
+      return {
+        ...participantQuery(located?.studyId ?? 0, located?.siteId ?? 0, group.participantId ?? 0),
+        enabled: located !== undefined,
+        retry: false,
+      };
+    }),
+  });
+  const participantWords = (participantId: number): ParticipantWords | undefined => {
+    const index = participantIds.findIndex((group) => group.participantId === participantId);
+    const data = index >= 0 ? fetched[index]?.data : undefined;
+    if (data) return { name: `${data.fname} ${data.lname}`.trim(), subjectId: data.subject_id };
+    return cachedParticipant(queryClient, participantId) ?? enrolledHere(visible, participantId);
+  };
 
   const retryAll = async () => {
     if (retryingAll) return;
@@ -130,12 +178,19 @@ export function OutboxReviewPage() {
 
   const confirmDiscard = async () => {
     if (!discarding) return;
+    discarded.current.add(discarding.id);
     await removeItem(discarding.id);
     setDiscarding(null);
     showToast(t({ id: "outbox_discarded", message: "The item was discarded." }), "success", TOAST_SUCCESS_MS);
   };
 
   const discardLabel = discarding?.label ?? "";
+
+  /** A file that goes with a form waiting here: that form's name. */
+  const formOf = (item: ReviewItem) =>
+    belongsToForm(item, visible)
+      ? visible.find((form) => form.kind !== "upload" && form.dependsOn.includes(item.id))?.label
+      : undefined;
 
   return (
     <div className="page outbox-page">
@@ -176,25 +231,17 @@ export function OutboxReviewPage() {
       <StorageStatusPanel status={storage.data} />
       <UnreadableRecordsPanel viewerId={user?.id} />
 
+      <p className="outbox-page__sent" role="status" hidden={sent.length === 0}>
+        {sent.length > 0 ? t({ id: "outbox_sent_confirmation", message: `Sent: ${sentList}.` }) : ""}
+      </p>
+
       <p className="outbox-page__summary" role="status">
         {waitingCount > 0
-          ? t({
-              id: "outbox_summary_waiting",
-              message: plural(waitingCount, {
-                one: "# item waiting to be sent.",
-                other: "# items waiting to be sent.",
-              }),
-            })
+          ? t({ id: "outbox_summary_waiting_list", message: `Waiting to be sent: ${waitingList}.` })
           : ""}
         {waitingCount > 0 && refusedCount > 0 ? " " : ""}
         {refusedCount > 0
-          ? t({
-              id: "outbox_summary_refused",
-              message: plural(refusedCount, {
-                one: "# item refused by the server.",
-                other: "# items refused by the server.",
-              }),
-            })
+          ? t({ id: "outbox_summary_failed_list", message: `Failed, refused by the server: ${refusedList}.` })
           : ""}
       </p>
 
@@ -211,11 +258,25 @@ export function OutboxReviewPage() {
       ) : (
         groups.map((group) => {
           const participantId = group.participantId;
+          const words = participantId === undefined ? undefined : participantWords(participantId);
+          const subjectId = words?.subjectId ?? "";
           return (
             <section key={participantId ?? "none"} className="outbox-group">
               <h2 className="outbox-group__heading">
                 {participantId === undefined ? (
                   <Trans id="outbox_no_participant">No participant</Trans>
+                ) : words?.name ? (
+                  <>
+                    {words.name}
+                    {words.subjectId ? (
+                      <>
+                        {" "}
+                        <span className="outbox-group__subject">
+                          <Trans id="outbox_participant_subject">(subject {subjectId})</Trans>
+                        </span>
+                      </>
+                    ) : null}
+                  </>
                 ) : (
                   <Trans id="outbox_participant">Participant {participantId}</Trans>
                 )}
@@ -225,6 +286,8 @@ export function OutboxReviewPage() {
                   <OutboxItemCard
                     key={item.id}
                     item={item}
+                    formLabel={formOf(item)}
+                    sendingAll={retryingAll}
                     onExport={(chosen) => void exportItem(chosen)}
                     onDiscard={setDiscarding}
                   />

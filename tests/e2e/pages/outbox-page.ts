@@ -5,11 +5,11 @@ export class OutboxPage {
   constructor(private readonly page: Page) {}
 
   readonly heading = () => this.page.getByRole("heading", { level: 1, name: "Queued uploads" });
-  /** The badge's accessible name says how many items wait, e.g. "2 items waiting to be sent". */
-  readonly badge = () => this.page.getByRole("link", { name: /waiting to be sent$/ });
+  /** The badge's accessible name says what waits, e.g. "Waiting to be sent: 1 form and 2 updates". */
+  readonly badge = () => this.page.getByRole("link", { name: /^Waiting to be sent: / });
   readonly retryAll = () => this.page.getByRole("button", { name: "Retry all" });
   readonly emptyState = () => this.page.getByText("Nothing is waiting to be sent");
-  readonly group = (name: string) =>
+  readonly group = (name: string | RegExp) =>
     this.page
       .locator("section.outbox-group")
       .filter({ has: this.page.getByRole("heading", { level: 2, name }) });
