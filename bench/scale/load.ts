@@ -31,7 +31,7 @@ import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { cpus, loadavg, totalmem } from "node:os";
 import { performance } from "node:perf_hooks";
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { strFromU8, unzipSync } from "fflate";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
@@ -67,16 +67,16 @@ const THINK_MAX_S = 15;
 const SAMPLE_S = Number(process.env.BENCH_LOAD_SAMPLE_S ?? 5);
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
 const OWN_DATABASE = "clinro_load";
-const GIVEN_DATABASE = process.env.BENCH_LOAD_DATABASE || undefined;
-if (GIVEN_DATABASE === "test")
-  throw new Error("BENCH_LOAD_DATABASE=test: the tests' database is not the bench's");
-const PASSWORD = process.env.BENCH_LOAD_PASSWORD ?? "Load&Bench42";
-/** With BENCH_LOAD_DATABASE: the usernames that sign in (one column, `username`). */
+const TEMPLATE = process.env.BENCH_LOAD_TEMPLATE || undefined;
+const KEEP = process.env.BENCH_LOAD_KEEP === "1";
+/** How long to wait for the template to have no other session (a copy needs it alone). */
+const TEMPLATE_WAIT_S = Number(process.env.BENCH_LOAD_TEMPLATE_WAIT_S ?? 600);
+/** bench/scale/build.ts's SCALE_PASSWORD for its staff, else the bench's own accounts'. */
+const PASSWORD = process.env.BENCH_LOAD_PASSWORD ?? (TEMPLATE ? "Scale&Bench28" : "Load&Bench42");
+/** With BENCH_LOAD_TEMPLATE: the usernames that sign in (one column, `username`). */
 const USERS_SQL =
   process.env.BENCH_LOAD_USERS_SQL ??
-  `select u.username from users u join study_permissions sp on sp.user_id = u.id
-   where u.password_hash like '$argon2%' and sp.role = ${ROLE_CODE.clinicalCoordinator}
-   order by u.id limit ${CLINICIANS}`;
+  `select username from users where password_hash like '$argon2%' order by id limit ${CLINICIANS}`;
 const STUDY_ID = 101;
 const JWT_SECRET = "bench-scale-load-signing-secret-0123456789abcdef";
 const TARGET_P95_MS = 300;
@@ -119,11 +119,43 @@ async function rowCounts(db: Database) {
   return { submissions: Number(row!.submissions), events: Number(row!.events) };
 }
 
-/** clinro_load afresh: migrated, the demo seed, and the bench's clinicians, one site each. */
-async function buildOwnDatabase(): Promise<string> {
+async function dropOwnDatabase() {
   const admin = postgres(databaseUrl("postgres"), { max: 1, onnotice: () => {} });
   try {
     await admin.unsafe(`DROP DATABASE IF EXISTS "${OWN_DATABASE}" WITH (FORCE)`);
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/**
+ * clinro_load afresh: a copy of the template (waiting for it to have no other session), or
+ * migrated, the demo seed, and the bench's clinicians, one site each.
+ */
+async function buildOwnDatabase(): Promise<string> {
+  if (TEMPLATE === "test" || TEMPLATE === OWN_DATABASE)
+    throw new Error(`BENCH_LOAD_TEMPLATE=${TEMPLATE}: no`);
+  await dropOwnDatabase();
+  const admin = postgres(databaseUrl("postgres"), { max: 1, onnotice: () => {} });
+  try {
+    if (TEMPLATE) {
+      const waitUntil = performance.now() + TEMPLATE_WAIT_S * 1000;
+      for (;;) {
+        try {
+          await admin.unsafe(`CREATE DATABASE "${OWN_DATABASE}" TEMPLATE "${TEMPLATE}" STRATEGY FILE_COPY`);
+          break;
+        } catch (error) {
+          if (
+            !/being accessed by other users/.test((error as Error).message) ||
+            performance.now() > waitUntil
+          ) {
+            throw error;
+          }
+          await sleep(5_000);
+        }
+      }
+      return databaseUrl(OWN_DATABASE);
+    }
     await admin.unsafe(`CREATE DATABASE "${OWN_DATABASE}"`);
   } finally {
     await admin.end({ timeout: 5 });
@@ -175,10 +207,10 @@ async function buildOwnDatabase(): Promise<string> {
 
 /** Who signs in, at which site, and the participants each site's clinicians look at. */
 async function prepare(): Promise<Prepared> {
-  const url = GIVEN_DATABASE ? databaseUrl(GIVEN_DATABASE) : await buildOwnDatabase();
+  const url = await buildOwnDatabase();
   const handle = await openDatabase({ kind: "postgres", url });
   try {
-    const usernames = GIVEN_DATABASE
+    const usernames = TEMPLATE
       ? (await executeRows<{ username: string }>(handle.db, sql.raw(USERS_SQL))).map((row) => row.username)
       : Array.from({ length: CLINICIANS }, (_, index) => `load${index}@bench.test`);
     if (usernames.length < CLINICIANS) {
@@ -203,25 +235,24 @@ async function prepare(): Promise<Prepared> {
       return { username, studyId: Number(row.study_id), siteId: Number(row.site_id) };
     });
     const siteIds = [...new Set(clinicians.map((clinician) => clinician.siteId))];
-    const rows = await handle.db
-      .select({
-        id: participants.id,
-        studyId: participants.studyId,
-        siteId: participants.siteId,
-        lname: participants.lname,
-      })
-      .from(participants)
-      .where(inArray(participants.siteId, siteIds))
-      .orderBy(participants.id)
-      // At most 200 a site: what a clinician's week touches.
-      .limit(200 * siteIds.length);
+    // At most 200 a site, its first: what a clinician's weeks touch.
+    const rows = await executeRows<{ id: number; study_id: number; site_id: number; lname: string }>(
+      handle.db,
+      sql`select id, study_id, site_id, lname from (
+            select id, study_id, site_id, lname, row_number() over (partition by site_id order by id) as n
+            from ${participants} where site_id in ${siteIds}) firsts
+          where n <= 200`,
+    );
     const people = new Map<number, Person[]>();
     for (const row of rows) {
-      const list = people.get(row.siteId) ?? [];
-      if (list.length < 200) {
-        list.push({ id: row.id, studyId: row.studyId, siteId: row.siteId, search: row.lname.slice(0, 4) });
-      }
-      people.set(row.siteId, list);
+      const list = people.get(Number(row.site_id)) ?? [];
+      list.push({
+        id: Number(row.id),
+        studyId: Number(row.study_id),
+        siteId: Number(row.site_id),
+        search: row.lname.slice(0, 4),
+      });
+      people.set(Number(row.site_id), list);
     }
     return { databaseUrl: url, clinicians, people };
   } finally {
@@ -594,7 +625,7 @@ console.log(
 const preparing = performance.now();
 const prepared = await prepare();
 console.log(
-  `database ${new URL(prepared.databaseUrl).pathname.slice(1)} (PostgreSQL ${await postgresVersion(prepared.databaseUrl)}): ` +
+  `database ${OWN_DATABASE}${TEMPLATE ? ` (a copy of ${TEMPLATE})` : ""} (PostgreSQL ${await postgresVersion(prepared.databaseUrl)}): ` +
     `${prepared.clinicians.length} clinicians at ${new Set(prepared.clinicians.map((c) => c.siteId)).size} sites, ` +
     `ready in ${((performance.now() - preparing) / 1000).toFixed(0)} s`,
 );
@@ -723,4 +754,5 @@ try {
 } finally {
   await Promise.all(servers.map((server) => stopServerProcess(server)));
   await counting.close();
+  if (!KEEP) await dropOwnDatabase();
 }
