@@ -6,7 +6,8 @@
  * restores go into new empty databases; then every table's row count and the audit trail (its
  * row count and last hash, the checksum of the whole chain) are compared with the source's, and
  * `clinro audit verify` runs on the clinro-restored one. The restored databases and the files are
- * removed at the end (SCALE_BACKUP_KEEP=1 keeps them).
+ * removed at the end (SCALE_BACKUP_KEEP=1 keeps them). SCALE_BACKUP_RESTORE=0 times the two
+ * backups only.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -93,6 +94,14 @@ try {
   const backup = await clinro(["backup", clinroFile], source);
   console.log(`clinro backup: ${backup.seconds.toFixed(1)} s, ${await mib(clinroFile)}`);
 
+  if (process.env.SCALE_BACKUP_RESTORE === "0") {
+    const ratio = backup.seconds / pgDump.seconds;
+    console.log(
+      `\n| backup | ${backup.seconds.toFixed(0)} s | ${pgDump.seconds.toFixed(0)} s | ${ratioText(ratio)} |`,
+    );
+    await rm(dir, { recursive: true, force: true });
+    process.exit(0);
+  }
   await recreate(restoredByPg);
   const pgRestore = await run("pg_restore", ["-d", databaseUrl(restoredByPg), dumpFile]);
   console.log(`pg_restore: ${pgRestore.seconds.toFixed(1)} s`);

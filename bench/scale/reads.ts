@@ -147,13 +147,14 @@ const CALLS_MEASURED: Call[] = [
     path: () => `/control/v2/clinro/me/consents?study_id=${STUDY}&site_id=${SITE}`,
     bare: () => [
       [
-        `select c.id, c.study_id, c.title, c.type, c.version, c.date_deployed, count(p.id)
+        `select c.id, c.study_id, c.title, c.type, c.version, c.date_deployed,
+           (select count(*) from participants p
+            join consent_participants cp on cp.participant_id = p.id and cp.consent_id = c.id
+            where p.study_id = c.study_id and p.site_id = $2 and cp.status not in ('complete', 'declined'))
          from consents c
-         left join consent_participants cp on cp.consent_id = c.id and cp.status not in ('complete', 'declined')
-         left join participants p on p.id = cp.participant_id and p.study_id = c.study_id and p.site_id = $2
          where c.study_id = $1 and c.retired_at is null
            and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
-         group by c.id order by c.study_id, c.title, c.id`,
+         order by c.study_id, c.title, c.id`,
         [STUDY, SITE],
       ],
     ],

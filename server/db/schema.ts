@@ -484,6 +484,11 @@ export const consentParticipants = pgTable(
   (t) => [
     primaryKey({ columns: [t.consentId, t.participantId] }),
     index("consent_participants_participant_idx").on(t.participantId),
+    // The consents list's missing consents read the unfinished statuses only, not every
+    // participant who signed years ago (issue 28, migration 0018).
+    index("consent_participants_unfinished_idx")
+      .on(t.consentId, t.participantId)
+      .where(sql`${t.status} not in ('complete', 'declined')`),
   ],
 );
 

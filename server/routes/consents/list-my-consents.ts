@@ -11,7 +11,7 @@
  */
 import { listMyConsentsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, count, eq, inArray, isNull, notInArray } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, notInArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   FINISHED_CONSENT_STATUSES,
@@ -74,8 +74,19 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
     if (listed.length === 0) return { consents: [] };
 
     const siteIds = countedSites.map((site) => site.id);
-    // Participants only join when they are of a counted site of the consent's study and their
-    // status is unfinished, so count() of their ids is the consent's missing consents.
+    // A consent's missing consents: its unfinished participants of the counted sites, counted
+    // from those sites' participants (each one's status found by the primary key), so that the
+    // count reads the user's sites, not the whole study's statuses (issue 28: flat as a study
+    // grows).
+    // (The outer consent's columns are written out: in a select list Drizzle names a column
+    // without its table, which inside the subquery would be the subquery's own.)
+    const missing = sql<number>`(
+      select count(*)::int from ${participants}
+      join ${consentParticipants} on ${consentParticipants.participantId} = ${participants.id}
+        and ${consentParticipants.consentId} = "consents"."id"
+      where ${participants.studyId} = "consents"."study_id"
+        and ${siteIds.length > 0 ? inArray(participants.siteId, siteIds) : sql`false`}
+        and ${notInArray(consentParticipants.status, [...FINISHED_CONSENT_STATUSES])})`;
     const rows = await ctx.db
       .select({
         id: consents.id,
@@ -84,24 +95,9 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
         type: consents.type,
         version: consents.version,
         dateDeployed: consents.dateDeployed,
-        missing: count(participants.id),
+        missing,
       })
       .from(consents)
-      .leftJoin(
-        consentParticipants,
-        and(
-          eq(consentParticipants.consentId, consents.id),
-          notInArray(consentParticipants.status, [...FINISHED_CONSENT_STATUSES]),
-        ),
-      )
-      .leftJoin(
-        participants,
-        and(
-          eq(participants.id, consentParticipants.participantId),
-          eq(participants.studyId, consents.studyId),
-          siteIds.length > 0 ? inArray(participants.siteId, siteIds) : eq(participants.id, -1),
-        ),
-      )
       .where(
         and(
           inArray(
@@ -112,7 +108,6 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
           isNull(consents.retiredAt),
         ),
       )
-      .groupBy(consents.id)
       .orderBy(asc(consents.studyId), asc(consents.title), asc(consents.id));
 
     const byStudy = new Map<number, StudyConsents>(

@@ -1,0 +1,1 @@
+CREATE INDEX "consent_participants_unfinished_idx" ON "consent_participants" USING btree ("consent_id","participant_id") WHERE "consent_participants"."status" not in ('complete', 'declined');
