@@ -11,6 +11,7 @@ import { BrandMark } from "../widgets/brand.tsx";
 import { Modal } from "../widgets/modal/modal.tsx";
 import { formatLongDate, formatShortDate } from "../i18n/format-date.ts";
 import { InboxLink } from "./inbox-link.tsx";
+import { watchStickyHeaderHeight } from "./sticky-header-height.ts";
 import { StudyNavBar } from "./study-nav-bar.tsx";
 
 /** An outbox tray with an upward arrow. */
@@ -58,6 +59,10 @@ export function NavBar() {
   const menuRef = useRef<HTMLDivElement>(null);
   const today = new Date();
   const menuButtonRef = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+
+  // What sticks under the header (a long table's header row) needs its height.
+  useEffect(() => (headerRef.current ? watchStickyHeaderHeight(headerRef.current) : undefined), []);
 
   const requestLogout = async () => {
     setMenuOpen(false);
@@ -86,7 +91,7 @@ export function NavBar() {
   }, [menuOpen]);
 
   return (
-    <header className="nav-bar">
+    <header className="nav-bar" ref={headerRef}>
       <nav className="nav-bar__inner" aria-label={t({ id: "nav_label", message: "Main" })}>
         <Link to="/studies" className="brand">
           <BrandMark />

@@ -248,12 +248,14 @@ function ConsentGroupSection({
       header: t({ id: "consents_column_participant_id", message: "Participant id" }),
       sortValue: (participant) => participant.id,
       cell: (participant) => participant.id,
+      nowrap: true,
     },
     {
       id: "subjectId",
       header: t({ id: "search_column_subject_id", message: "Subject id" }),
       sortValue: (participant) => participant.subject_id,
       cell: (participant) => participant.subject_id,
+      nowrap: true,
     },
     {
       id: "action",

@@ -5,6 +5,7 @@ import {
   displayedRole,
   mayListUsers,
   nextSort,
+  studyRoleGroups,
   visibleUsers,
   type DisplayedRole,
   type UserSort,
@@ -123,5 +124,44 @@ describe("filtering", () => {
     ["empty text", "", ["Aaron", "Bea", "carmen", "dora"]],
   ])("by %s", (_case, filter, expected) => {
     expect(sorted(DEFAULT_USER_SORT, filter)).toEqual(expected);
+  });
+});
+
+describe("studyRoleGroups", () => {
+  const base: UserListItem = {
+    id: 9,
+    nickname: "Wanda",
+    username: "w@x.test",
+    role: "enroller",
+    last_login: null,
+  };
+
+  it("gives each study role once with its studies, in the order of the first study (the server's, by name)", () => {
+    const coordinator: UserListItem = {
+      ...base,
+      role: "studyManager",
+      study_roles: [
+        { study_id: 103, study_name: "GAD-118", role: "16" },
+        { study_id: 101, study_name: "MDD-301", role: "11" },
+        { study_id: 102, study_name: "SCZ-214", role: "16" },
+      ],
+    };
+    expect(studyRoleGroups(coordinator)).toEqual([
+      { role: "16", studies: ["GAD-118", "SCZ-214"] },
+      { role: "11", studies: ["MDD-301"] },
+    ]);
+  });
+
+  it("keeps a witness's study role, whatever the account role", () => {
+    const witness: UserListItem = {
+      ...base,
+      study_roles: [{ study_id: 101, study_name: "MDD-301", role: "Impartial Witness" }],
+    };
+    expect(studyRoleGroups(witness)).toEqual([{ role: "Impartial Witness", studies: ["MDD-301"] }]);
+  });
+
+  it("is empty for a user without a study, or an answer without study roles", () => {
+    expect(studyRoleGroups({ ...base, study_roles: [] })).toEqual([]);
+    expect(studyRoleGroups(base)).toEqual([]);
   });
 });

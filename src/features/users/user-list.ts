@@ -4,7 +4,7 @@
  * role codes into words.
  */
 import { managementRoleAllows } from "../../../core/contracts/management-roles.ts";
-import type { UserListItem } from "../../../core/contracts/users.ts";
+import type { UserListItem, UserStudyRole } from "../../../core/contracts/users.ts";
 
 /** The role names the interface shows; the legacy 'edit' reads as administrator. */
 export type DisplayedRole = "enroller" | "researcher" | "studyManager" | "administrator";
@@ -21,6 +21,23 @@ export function mayListUsers(role: string | undefined): boolean {
 
 export function displayedRole(role: UserListItem["role"]): DisplayedRole {
   return role === "edit" ? "administrator" : role;
+}
+
+/** One of a user's roles in studies and the studies they have it in, in the server's order (by study name). */
+export type StudyRoleGroup = { role: UserStudyRole["role"]; studies: string[] };
+
+/**
+ * A user's roles in studies, one entry per role with the studies they have it in (a coordinator of
+ * three studies reads as one line, not three). Roles come in the order of their first study.
+ */
+export function studyRoleGroups(user: UserListItem): StudyRoleGroup[] {
+  const groups = new Map<string, StudyRoleGroup>();
+  for (const entry of user.study_roles ?? []) {
+    const group = groups.get(entry.role) ?? { role: entry.role, studies: [] };
+    group.studies.push(entry.study_name);
+    groups.set(entry.role, group);
+  }
+  return [...groups.values()];
 }
 
 /** Clicking a column sorts by it ascending; clicking the sorted column again reverses it. */

@@ -6,15 +6,17 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { usersListQuery } from "../../api/users-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
+import type { StaffStudyRole } from "../../../core/contracts/staff.ts";
 import type { UserListItem } from "../../../core/contracts/users.ts";
 import { DataTable, type TableColumn } from "../../widgets/table/data-table.tsx";
 import { EditUserLink } from "./edit-user-link.tsx";
 import { formatDateTime } from "./format-last-login.ts";
-import { staffStatusLabels } from "./role-labels.ts";
+import { staffStatusLabels, studyRoleLabels } from "./role-labels.ts";
 import "./users.css";
 import {
   DEFAULT_USER_SORT,
   displayedRole,
+  studyRoleGroups,
   userMatches,
   visibleUsers,
   type DisplayedRole,
@@ -45,6 +47,14 @@ export function UsersPage() {
   // The first order: by nickname, ties by email; the column buttons sort from there.
   const rows = visibleUsers(users.data?.users ?? [], { filter: "", sort: DEFAULT_USER_SORT, roleName });
   const header = (key: UserSortKey) => i18n._(columnLabels[key]);
+  // Each study role in a coordinator's words with the studies it is held in; a code the app does
+  // not know shows as stored.
+  const studyRoleLines = (user: UserListItem) =>
+    studyRoleGroups(user).map(({ role, studies: list }) => {
+      const words = role in studyRoleLabels ? i18n._(studyRoleLabels[role as StaffStudyRole]) : role;
+      const studies = list.join(", ");
+      return t({ id: "users_study_role_line", message: `${words} · ${studies}` });
+    });
   const columns: TableColumn<UserListItem>[] = [
     {
       id: "nickname",
@@ -66,13 +76,35 @@ export function UsersPage() {
       id: "username",
       header: header("username"),
       sortValue: (user) => user.username,
-      cell: (user) => user.username,
+      cell: (user) => <EmailAddress address={user.username} />,
     },
     {
       id: "role",
       header: header("role"),
       sortValue: (user) => roleName(displayedRole(user.role)),
       cell: (user) => roleName(displayedRole(user.role)),
+    },
+    {
+      // Beside the account role: the role in each study, as the study's staff know it (an
+      // Impartial Witness's account role is Enroller).
+      id: "study_roles",
+      header: t({ id: "users_column_study_roles", message: "Study roles" }),
+      className: "users-table__study-roles",
+      sortValue: (user) => studyRoleLines(user).join(", ") || null,
+      cell: (user) => {
+        const lines = studyRoleLines(user);
+        return lines.length > 0 ? (
+          <ul className="users-page__study-roles">
+            {lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : (
+          <span className="users-page__no-study">
+            {t({ id: "users_no_study_role", message: "No study" })}
+          </span>
+        );
+      },
     },
     {
       id: "last_login",
@@ -111,6 +143,7 @@ export function UsersPage() {
           rowKey={(user) => String(user.id)}
           caption={t({ id: "users_caption", message: "Users, sortable by each column" })}
           className="users-table"
+          stackOnPhone
           initialSort={{ id: "nickname" }}
           search={{
             label: t({ id: "users_filter_label", message: "Search users" }),
@@ -126,6 +159,19 @@ export function UsersPage() {
         </p>
       )}
     </div>
+  );
+}
+
+/** An email address that may wrap before its @ in a narrow column, never inside either part. */
+function EmailAddress({ address }: { address: string }) {
+  const at = address.lastIndexOf("@");
+  if (at <= 0) return address;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
   );
 }
 

@@ -1,8 +1,11 @@
 /**
  * The sortable and searchable table (spec 02 section 2): TanStack Table sorts the rows (a
  * header button per sortable column, aria-sort on its header cell); an optional search box
- * above filters them with the caller's rule. Narrow screens scroll it sideways (a focusable
- * region) or, with stackOnPhone, show each row as a card labelled by the column names.
+ * above filters them with the caller's rule. The table fits its page's width (cells wrap between
+ * words, headers never inside one) and its header row sticks under the app's sticky header while
+ * a long table scrolls by. A table that cannot fit scrolls sideways in a focusable region instead
+ * (overflow-watch.ts); with stackOnPhone a phone shows each row as a card labelled by the column
+ * names.
  */
 import { Trans } from "@lingui/react/macro";
 import {
@@ -14,7 +17,9 @@ import {
   type RowData,
   type SortingState,
 } from "@tanstack/react-table";
-import { useId, useMemo, useState, type ReactNode } from "react";
+import { useCallback, useId, useMemo, useState, type ReactNode } from "react";
+import "./data-table.css";
+import { watchOverflow } from "./overflow-watch.ts";
 import { SearchBox } from "./search-box.tsx";
 import { compareSortValues, type SortValue } from "./sort-values.ts";
 import { rowLinksRef } from "./row-links.ts";
@@ -29,6 +34,8 @@ export type TableColumn<Row> = {
   /** The value the column sorts by; without it the column does not sort. Null sorts last. */
   sortValue?: (row: Row) => SortValue;
   className?: string;
+  /** The cells never wrap (a subject id, a date): the other columns wrap around them. */
+  nowrap?: boolean;
 };
 
 export type TableSearch<Row> = {
@@ -72,6 +79,11 @@ export function DataTable<Row extends RowData>({
 }: DataTableProps<Row>) {
   const statusId = useId();
   const [text, setText] = useState("");
+  const [overflows, setOverflows] = useState(false);
+  const regionRef = useCallback((region: HTMLDivElement | null) => {
+    if (!region) return undefined;
+    return watchOverflow(region, setOverflows);
+  }, []);
   const [sorting, setSorting] = useState<SortingState>(
     initialSort ? [{ id: initialSort.id, desc: initialSort.descending ?? false }] : [],
   );
@@ -140,9 +152,16 @@ export function DataTable<Row extends RowData>({
           <Trans id="clinro_no_matches_found">No matches found</Trans>
         </p>
       ) : (
-        // A scrolling region must take focus for keyboard users to scroll it (WCAG 2.1.1).
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        <div className="table-scroll" role="region" tabIndex={0} aria-label={caption}>
+        // A scrolling region must take focus for keyboard users to scroll it (WCAG 2.1.1); one that
+        // fits its table does not scroll.
+        <div
+          ref={regionRef}
+          className={overflows ? "table-scroll table-scroll--overflows" : "table-scroll"}
+          role="region"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+          tabIndex={overflows ? 0 : undefined}
+          aria-label={caption}
+        >
           <table ref={rowLinks ? rowLinksRef : undefined} className={tableClasses.filter(Boolean).join(" ")}>
             <caption className="visually-hidden">{caption}</caption>
             <thead>
@@ -157,6 +176,7 @@ export function DataTable<Row extends RowData>({
                       <th
                         key={header.id}
                         scope="col"
+                        className={canSort ? "data-table__sortable" : undefined}
                         aria-sort={
                           canSort
                             ? sorted === "asc"
@@ -195,7 +215,11 @@ export function DataTable<Row extends RowData>({
                   {columns.map((column, index) => (
                     <td
                       key={column.id}
-                      className={column.className}
+                      className={
+                        [column.className, column.nowrap ? "data-table__nowrap" : ""]
+                          .filter(Boolean)
+                          .join(" ") || undefined
+                      }
                       data-label={index > 0 && !column.hideHeader ? column.header : undefined}
                       aria-hidden={column.hideHeader || undefined}
                     >
