@@ -314,6 +314,8 @@ async function measure(page: Page, navigate: () => Promise<unknown>, expected: s
     predicate: (message) => message.text() === FIRST_PAINTED_SIGNAL,
     timeout: 120_000,
   });
+  // Observed at once: a navigation that throws must not leave it rejecting unhandled.
+  painted.catch(() => undefined);
   const before = bytes();
   await navigate();
   await painted;
@@ -583,15 +585,33 @@ try {
     refRepeat: [] as Measured[],
   };
   let workers = 0;
+  /**
+   * A visit whose browser failed (a headless Chromium that crashed or closed under the machine's
+   * load) is made again, at most twice: a failure is the machine's, not a figure.
+   */
+  const attempt = async <T>(what: string, visit: () => Promise<T>): Promise<T> => {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await visit();
+      } catch (error) {
+        if (tries >= 3) throw error;
+        console.log(`  ${what}: ${(error as Error).message.split("\n")[0]}; once more`);
+      }
+    }
+  };
   for (let index = 0; index < RUNS; index++) {
     const runStarted = performance.now();
-    results.oursFirst.push(await oursFirstVisit(survey, storageState));
-    results.refFirst.push(await referenceVisit(survey, false));
-    const installed = await oursInstalled(survey, storageState);
+    results.oursFirst.push(await attempt("ours, first visit", () => oursFirstVisit(survey, storageState)));
+    results.refFirst.push(await attempt("SurveyJS, first visit", () => referenceVisit(survey, false)));
+    const installed = await attempt("ours, installed", () => oursInstalled(survey, storageState));
     workers = Math.max(workers, installed.workers);
     results.oursInstalled.push(installed);
-    results.refRepeat.push(await referenceVisit(survey, true));
-    console.log(`run ${index + 1}/${RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(0)} s`);
+    results.refRepeat.push(await attempt("SurveyJS, repeat visit", () => referenceVisit(survey, true)));
+    console.log(
+      `run ${index + 1}/${RUNS}: ${((performance.now() - runStarted) / 1000).toFixed(0)} s; first question painted, ms: ` +
+        `first visit ours ${results.oursFirst.at(-1)!.painted.toFixed(0)}, SurveyJS ${results.refFirst.at(-1)!.painted.toFixed(0)}; ` +
+        `installed ours ${installed.painted.toFixed(0)}, SurveyJS repeat ${results.refRepeat.at(-1)!.painted.toFixed(0)}`,
+    );
   }
 
   const painted = (list: Measured[]) => list.map((entry) => entry.painted);
