@@ -68,8 +68,8 @@ async function contents(database: string) {
       where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`;
     const counts: Record<string, number> = {};
     for (const { name } of tables) {
-      const [row] = await db.unsafe(`select count(*)::bigint as count from "${name}"`);
-      counts[name] = Number((row as { count: string }).count);
+      const [row] = await db.unsafe<{ count: string }[]>(`select count(*)::bigint as count from "${name}"`);
+      counts[name] = Number(row?.count ?? 0);
     }
     const [last] = await db<
       { id: string; hash: string }[]

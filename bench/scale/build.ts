@@ -583,8 +583,9 @@ async function buildAuditTrail(db: postgres.Sql, size: ScaleSize, step: Step) {
   await inserts("participant_events", ["id"], "t.user_id");
   await inserts("announcements", ["id"], "t.author_user_id");
   await inserts("announcement_reads", ["announcement_id", "user_id"], "t.user_id");
-  const [{ count }] = await db<{ count: string }[]>`select count(*) as count from scale_audit_stage`;
-  const signIns = Math.max(0, size.audit - Number(count));
+  const [staged] = await db<{ count: string }[]>`select count(*) as count from scale_audit_stage`;
+  const count = Number(staged?.count ?? 0);
+  const signIns = Math.max(0, size.audit - count);
   await step(
     `${signIns} sign-in audit events`,
     `insert into scale_audit_stage
@@ -597,7 +598,7 @@ async function buildAuditTrail(db: postgres.Sql, size: ScaleSize, step: Step) {
   );
   // The chain: running SHA-256 over the rows in id order, each hashed as
   // clinro_audit_row_hash(prev_hash, row) does; "at" spreads the rows over three years.
-  const total = Number(count) + signIns;
+  const total = count + signIns;
   await step(
     "audit chain functions",
     `
