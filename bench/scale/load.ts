@@ -28,9 +28,10 @@
  * (it shares the 2 cores with the servers and PostgreSQL).
  */
 import { randomUUID } from "node:crypto";
-import { readFile } from "node:fs/promises";
-import { cpus, loadavg, totalmem } from "node:os";
-import { performance } from "node:perf_hooks";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import { strFromU8, unzipSync } from "fflate";
@@ -600,6 +601,22 @@ const percentile = (sorted: readonly number[], p: number) =>
     : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => (Number.isNaN(value) ? "-" : value.toFixed(0)).padStart(7);
 
+/** A line of memory-probe.mjs. */
+type ProbeLine = {
+  at: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  requests: { count: number; all: number[] };
+};
+
+/** The server's own time for its requests over the run (memory-probe.mjs measures it). */
+function serverSide(lines: readonly ProbeLine[]) {
+  const all = lines.flatMap((line) => line.requests?.all ?? []).sort((a, b) => a - b);
+  return `p50 ${percentile(all, 50).toFixed(0)} ms, p95 ${percentile(all, 95).toFixed(0)} ms, p99 ${percentile(all, 99).toFixed(0)} ms`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Main.
 
@@ -634,17 +651,30 @@ const before = await rowCounts(counting.db);
 
 // One after the other: the second finds the migrations done.
 const servers: ServerProcess[] = [];
-const serverEnv = { SEED: "none", LOG_LEVEL: "error" };
+const memoryDir = await mkdtemp(path.join(tmpdir(), "clinro-load-memory-"));
+const memoryFiles = [0, 1].map((index) => path.join(memoryDir, `server-${index + 1}.jsonl`));
 try {
   for (let index = 0; index < 2; index++) {
-    servers.push(
-      await startServerProcess({ databaseUrl: prepared.databaseUrl, jwtSecret: JWT_SECRET, env: serverEnv }),
-    );
+    // Each server samples its own process.memoryUsage() (memory-probe.mjs): the JS heap beside RSS.
+    const env = {
+      SEED: "none",
+      LOG_LEVEL: "error",
+      NODE_OPTIONS:
+        `${process.env.NODE_OPTIONS ?? ""} --import=${path.join(import.meta.dirname, "memory-probe.mjs")}`.trim(),
+      BENCH_MEMORY_FILE: memoryFiles[index]!,
+      BENCH_MEMORY_INTERVAL_MS: String(SAMPLE_S * 1000),
+    };
+    servers.push(await startServerProcess({ databaseUrl: prepared.databaseUrl, jwtSecret: JWT_SECRET, env }));
   }
   const urls = servers.map((server) => server.url);
   console.log(`servers: ${urls.join(", ")} (pids ${servers.map((server) => server.child.pid).join(", ")})`);
   const stats = newStats(servers.length);
   const start = performance.now();
+  const startEpoch = Date.now();
+  // The client's own waits: its event loop's delays and its CPU, to read its latencies by.
+  const loopDelay = monitorEventLoopDelay({ resolution: 20 });
+  loopDelay.enable();
+  const clientCpu = process.cpuUsage();
   const deadline = start + durationS * 1000;
   const memory = startSampling(
     servers.map((server) => server.child.pid!),
@@ -699,12 +729,31 @@ try {
   console.log(
     `  every call but sign-in ${String(allButSignIn.length).padStart(4)} ${ms(percentile(allButSignIn, 50))} ${ms(percentile(allButSignIn, 95))} ${ms(percentile(allButSignIn, 99))} ${ms(allButSignIn.at(-1) ?? Number.NaN)}`,
   );
+  loopDelay.disable();
+  const clientCpuS = (() => {
+    const used = process.cpuUsage(clientCpu);
+    return (used.user + used.system) / 1e6;
+  })();
+  console.log(
+    `  the client (one Node process): CPU ${clientCpuS.toFixed(0)} s (${((clientCpuS / elapsed) * 100).toFixed(0)} % of one core), ` +
+      `event loop delay p50 ${(loopDelay.percentile(50) / 1e6).toFixed(0)} ms, p99 ${(loopDelay.percentile(99) / 1e6).toFixed(0)} ms, max ${(loopDelay.max / 1e6).toFixed(0)} ms`,
+  );
+  const inside = await Promise.all(
+    memoryFiles.map(async (file) =>
+      (await readFile(file, "utf8").catch(() => ""))
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as ProbeLine)
+        .map((entry) => ({ ...entry, at: (entry.at - startEpoch) / 1000 })),
+    ),
+  );
   stats.byServer.forEach((list, server) => {
     const sorted = [...list].sort((a, b) => a - b);
     const cpuUsed =
       (memory.samples.at(-1)?.cpu[server] ?? Number.NaN) - (memory.samples[0]?.cpu[server] ?? Number.NaN);
     console.log(
-      `  server ${server + 1}: ${sorted.length} calls, p95 ${percentile(sorted, 95).toFixed(0)} ms, ` +
+      `  server ${server + 1}: ${sorted.length} calls, p95 ${percentile(sorted, 95).toFixed(0)} ms at the client, ` +
+        `${serverSide(inside[server]!)} in the server, ` +
         `CPU ${cpuUsed.toFixed(0)} s (${((cpuUsed / elapsed) * 100).toFixed(0)} % of one core)`,
     );
   });
@@ -749,10 +798,24 @@ try {
       `  server ${index + 1}: RSS ${(first / 1024).toFixed(1)} MiB at ${windowStart.toFixed(0)} s → ${(last / 1024).toFixed(1)} MiB at the end ` +
         `(${(growth * 100).toFixed(1)} % over the last ${(windowS / 60).toFixed(1)} min; target <= 10 %: ${met ? "met" : "MISSED"}), peak ${(peak / 1024).toFixed(1)} MiB`,
     );
+    // The JS heap from inside: the least heap used in each 30 s (what survived the collections).
+    const least = (field: "heapUsed" | "heapTotal" | "external", from: number, to: number) =>
+      Math.min(
+        ...inside[index]!.filter((entry) => entry.at >= from && entry.at < to).map((entry) => entry[field]),
+      ) /
+      2 ** 20;
+    const heapFrom = least("heapUsed", windowStart, windowStart + 30);
+    const heapTo = least("heapUsed", elapsed - 30, elapsed + 1);
+    console.log(
+      `            JS heap used (least in 30 s) ${heapFrom.toFixed(1)} → ${heapTo.toFixed(1)} MiB (${((heapTo / heapFrom - 1) * 100).toFixed(1)} %), ` +
+        `heap total ${least("heapTotal", windowStart, windowStart + 30).toFixed(0)} → ${least("heapTotal", elapsed - 30, elapsed + 1).toFixed(0)} MiB, ` +
+        `external ${least("external", windowStart, windowStart + 30).toFixed(1)} → ${least("external", elapsed - 30, elapsed + 1).toFixed(1)} MiB`,
+    );
   }
   console.log(allMet ? "\nEvery target met." : "\nSome targets missed: see above.");
 } finally {
   await Promise.all(servers.map((server) => stopServerProcess(server)));
   await counting.close();
+  await rm(memoryDir, { recursive: true, force: true });
   if (!KEEP) await dropOwnDatabase();
 }
