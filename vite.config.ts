@@ -5,6 +5,7 @@ import { build as esbuild } from "esbuild";
 import { defineConfig, type Plugin, type Rollup } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { bundleBudget } from "./scripts/bundle-budget.ts";
+import { dayjsLocalesOnAppDayjs } from "./scripts/dayjs-locale-plugin.ts";
 import { EARLY_ROUTE_PAGES } from "./src/app/early-route-pages.ts";
 import { precompressAssets } from "./scripts/precompress.ts";
 
@@ -124,6 +125,7 @@ export default defineConfig({
     react({ babel: { plugins: ["@lingui/babel-plugin-lingui-macro"] } }),
     lingui(),
     earlyDefinitionScript(),
+    dayjsLocalesOnAppDayjs(),
     bundleBudget(),
     precompressAssets(),
     VitePWA({

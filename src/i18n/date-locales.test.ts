@@ -56,3 +56,16 @@ describe("many date locales (spec 01): every locale dayjs ships", () => {
     expect(await loadDayjsLocale("qq")).toBeNull();
   });
 });
+
+describe("the list of dayjs's locales", () => {
+  it("is every locale file of the dayjs package", async () => {
+    const { dayjsLocaleLoaders } = await import("./dayjs-locale-loaders.ts");
+    const files = Object.keys(dayjsLocaleLoaders).map((file) => /\/([^/]+)\.js$/.exec(file)![1]);
+    expect([...DAYJS_LOCALES].sort()).toEqual(files.sort());
+  });
+
+  it("loads the interface's languages and any other", async () => {
+    for (const name of ["es", "fr", "de", "pt-br", "ja", "zh-tw"])
+      expect((await loadDayjsLocale(name))?.name).toBe(name);
+  });
+});

@@ -5,21 +5,36 @@
  */
 
 /**
- * dayjs's locales (ES modules), by file. Their default export is the locale's definition, which
- * dayjs.locale(definition) registers on the app's own dayjs (these files import dayjs's ES build,
- * a second copy, on which they register too: harmless).
+ * The locales dayjs ships (node_modules/dayjs/esm/locale, but x-pseudo), by name; a test holds
+ * the list to the package's files. Written out so that choosing one needs no download.
  */
-const dayjsLocaleLoaders = import.meta.glob<ILocale>(
-  ["/node_modules/dayjs/esm/locale/*.js", "!/node_modules/dayjs/esm/locale/x-pseudo.js"],
-  { import: "default" },
-);
+// prettier-ignore
+export const DAYJS_LOCALES: ReadonlySet<string> = new Set([
+  "af", "am", "ar-dz", "ar-iq", "ar-kw", "ar-ly", "ar-ma", "ar-sa", "ar-tn", "ar", "az", "be",
+  "bg", "bi", "bm", "bn-bd", "bn", "bo", "br", "bs", "ca", "cs", "cv", "cy", "da", "de-at",
+  "de-ch", "de", "dv", "el", "en-au", "en-ca", "en-gb", "en-ie", "en-il", "en-in", "en-nz",
+  "en-sg", "en-tt", "en", "eo", "es-do", "es-mx", "es-pr", "es-us", "es", "et", "eu", "fa", "fi",
+  "fo", "fr-ca", "fr-ch", "fr", "fy", "ga", "gd", "gl", "gom-latn", "gu", "he", "hi", "hr", "ht",
+  "hu", "hy-am", "id", "is", "it-ch", "it", "ja", "jv", "ka", "kk", "km", "kn", "ko", "ku", "ky",
+  "lb", "lo", "lt", "lv", "me", "mi", "mk", "ml", "mn", "mr", "ms-my", "ms", "mt", "my", "nb",
+  "ne", "nl-be", "nl", "nn", "oc-lnc", "pa-in", "pl", "pt-br", "pt", "rn", "ro", "ru", "rw", "sd",
+  "se", "si", "sk", "sl", "sq", "sr-cyrl", "sr", "ss", "sv-fi", "sv", "sw", "ta", "te", "tet",
+  "tg", "th", "tk", "tl-ph", "tlh", "tr", "tzl", "tzm-latn", "tzm", "ug-cn", "uk", "ur", "uz-latn",
+  "uz", "vi", "yo", "zh-cn", "zh-hk", "zh-tw", "zh",
+]);
 
-const DAYJS_LOCALE_FILE = /\/([^/]+)\.js$/;
-
-/** The names of the locales dayjs ships (en, en-gb, fr, pt-br, ja, zh-tw, ...). */
-export const DAYJS_LOCALES: ReadonlySet<string> = new Set(
-  Object.keys(dayjsLocaleLoaders).map((file) => DAYJS_LOCALE_FILE.exec(file)![1]!),
-);
+/**
+ * The interface's own languages load their dayjs locale directly, with their catalog; any other
+ * through the map of every locale (dayjs-locale-loaders.ts), itself loaded on demand. A locale's
+ * default export is its definition, which dayjs.locale(definition) registers on the app's dayjs
+ * (vite.config.ts points the locale files' own import of dayjs at the app's).
+ */
+const INTERFACE_DAYJS_LOCALES: Readonly<Record<string, () => Promise<{ default: ILocale }>>> = {
+  es: () => import("dayjs/esm/locale/es.js"),
+  fr: () => import("dayjs/esm/locale/fr.js"),
+  de: () => import("dayjs/esm/locale/de.js"),
+  "pt-br": () => import("dayjs/esm/locale/pt-br.js"),
+};
 
 /**
  * The dayjs locale for a language tag: the tag itself (pt-BR is pt-br), then shorter by a subtag
@@ -72,7 +87,10 @@ export function chooseDateLocale(
 
 /** A dayjs locale's definition, loaded on demand; English is built into dayjs. */
 export async function loadDayjsLocale(name: string): Promise<ILocale | null> {
-  if (name === "en") return null;
+  if (name === "en" || !DAYJS_LOCALES.has(name)) return null;
+  const direct = INTERFACE_DAYJS_LOCALES[name];
+  if (direct) return (await direct()).default;
+  const { dayjsLocaleLoaders } = await import("./dayjs-locale-loaders.ts");
   const load = dayjsLocaleLoaders[`/node_modules/dayjs/esm/locale/${name}.js`];
   return load ? await load() : null;
 }

@@ -34,7 +34,8 @@ async function fillParticipant(page: Page, subjectId: string, firstName: string,
   await page.getByRole("textbox", { name: "Subject id" }).fill(subjectId);
   await page.getByRole("textbox", { name: "First name" }).fill(firstName);
   await page.getByRole("textbox", { name: "Last name" }).fill(lastName);
-  await page.getByLabel("Date of birth").fill("1984-03-09");
+  // The date input reads the browser's short date (en-US): month/day/year.
+  await page.getByLabel("Date of birth").fill("03/09/1984");
   await page.getByRole("radio", { name: "Female" }).check();
 }
 

@@ -24,6 +24,7 @@ import {
 } from "./fixtures/kitchen-sink.ts";
 import { storedUser } from "./pages/login-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
+import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR } from "./support/demo.ts";
 
 const STUDY = 102;
@@ -190,13 +191,27 @@ test("every question type on the default path, a cropped photo, and the submissi
   // 13. Date.
   await survey.expectStep("Date of the last visit");
   await expect(survey.progressText()).toHaveText(of(14));
-  await survey.question("Date of the last visit").getByRole("textbox").fill("2026-11-20");
-  await survey.next().click();
+  // The spec's date input, typed: the browser's short date (en-US), only digits and "/" taken
+  // (the "x" and "-" are refused), Enter submits.
+  const lastVisit = survey.question("Date of the last visit").getByRole("textbox");
+  await expect(lastVisit).not.toHaveAttribute("type", "date");
+  await expect(survey.question("Date of the last visit")).toContainText("For example 12/31/2025");
+  await lastVisit.pressSequentially("11/31/2026");
+  await lastVisit.press("Enter");
+  await expect(survey.question("Date of the last visit").getByRole("alert")).toHaveText(
+    "Enter a date like 12/31/2025.",
+  );
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "dates", "date-question-invalid", { fullPage: false });
+  await lastVisit.clear();
+  await lastVisit.pressSequentially("11/2x0-/2026");
+  await expect(lastVisit).toHaveValue("11/20/2026");
+  await lastVisit.press("Enter");
 
   // 14. Datetime: both parts, or nothing.
   await survey.expectStep("Date and time of the next visit");
   const visit = survey.question("Date and time of the next visit");
-  await visit.getByLabel("Date", { exact: true }).fill("2026-12-01");
+  await visit.getByLabel("Date", { exact: true }).fill("12/01/2026");
   await visit.getByLabel("Hour", { exact: true }).selectOption("09");
   await expect(survey.skip()).toBeVisible();
   await visit.getByLabel("Minute", { exact: true }).selectOption("15");

@@ -37,14 +37,20 @@ async function openParticipant(page: Page, username: string, studyId: number, si
   await expect(new ParticipantHome(page).name(`${person.fname} ${person.lname}`)).toBeVisible();
 }
 
-/** Tomorrow in the browser's time zone, as the date field writes it. */
-async function tomorrowInBrowser(page: Page) {
-  return page.evaluate(() => {
+/**
+ * A day from today in the browser's time zone: as ISO (2026-11-28) and as typed in the date
+ * input, in the browser's short date (en-US: 11/28/2026).
+ */
+async function dayInBrowser(page: Page, fromToday: number) {
+  return page.evaluate((offset) => {
     const day = new Date();
-    day.setDate(day.getDate() + 1);
+    day.setDate(day.getDate() + offset);
     const pad = (value: number) => String(value).padStart(2, "0");
-    return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
-  });
+    return {
+      iso: `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`,
+      typed: `${pad(day.getMonth() + 1)}/${pad(day.getDate())}/${day.getFullYear()}`,
+    };
+  }, fromToday);
 }
 
 test("a coordinator schedules a recorded visit from the participant's page", async ({ page, request }) => {
@@ -80,9 +86,18 @@ test("a coordinator schedules a recorded visit from the participant's page", asy
   expect(sent).toBe(0);
   await screenshotAtSizes(page, "schedule-visit", "dialog-error", { fullPage: false });
 
-  const date = await tomorrowInBrowser(page);
-  await dialog.getByLabel("Date").fill(date);
-  await dialog.getByLabel("Start time").fill("14:30");
+  // The date input and time picker, not the browser's: a past day cannot be chosen; the time is
+  // on the browser language's clock (12 hours in en-US).
+  const dateField = dialog.getByRole("textbox", { name: "Date" });
+  await expect(dateField).not.toHaveAttribute("type", "date");
+  await dateField.fill((await dayInBrowser(page, -1)).typed);
+  await dateField.blur();
+  await expect(dialog.getByText("Choose today or a later day.")).toBeVisible();
+  await expect(dateField).toHaveAttribute("aria-invalid", "true");
+  const { iso: date, typed } = await dayInBrowser(page, 1);
+  await dateField.fill(typed);
+  await expect(dialog.getByText("Choose today or a later day.")).toHaveCount(0);
+  await dialog.getByRole("textbox", { name: "Start time" }).fill("2:30 PM");
   await duration.fill("45");
   await dialog.getByRole("switch", { name: "Record this visit" }).check();
   await dialog.getByRole("button", { name: "Schedule visit" }).click();

@@ -142,7 +142,7 @@ test.describe("a site's own portal, from an empty database", () => {
     await page.getByRole("textbox", { name: "Subject id" }).fill(subjectId);
     await page.getByRole("textbox", { name: "First name" }).fill("Lucia");
     await page.getByRole("textbox", { name: "Last name" }).fill("Fernandez");
-    await page.getByLabel("Date of birth").fill("1979-06-21");
+    await page.getByLabel("Date of birth").fill("06/21/1979");
     await page.getByRole("radio", { name: "Female" }).check();
     await page.getByRole("button", { name: "Add participant" }).click();
     await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
