@@ -9,7 +9,7 @@ const catalogDir = process.env.LINGUI_CATALOG_DIR ?? "<rootDir>/src/i18n/locales
 
 export default defineConfig({
   sourceLocale: "en",
-  locales: ["en", "es"],
+  locales: ["en", "es", "fr", "de", "pt-BR"],
   catalogs: [
     {
       path: `${catalogDir}/{locale}/messages`,
