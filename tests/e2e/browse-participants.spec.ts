@@ -133,6 +133,9 @@ test("the site's participants: sorted columns, Load more, a tap opens that parti
   }
   await expect(bodyRows(page)).toHaveCount(total);
   await expect(more).toHaveCount(0);
+  // The header row stays in sight, under the app's header, at the end of the long list.
+  await bodyRows(page).last().scrollIntoViewIfNeeded();
+  await expect(header(page, "Subject id")).toBeInViewport();
   await screenshotAtSizes(page, "browse-participants", "list-by-subject-id-all", { fullPage: false });
 
   // A tap on a row (on its subject id, not its link) opens THE participant of that row.
