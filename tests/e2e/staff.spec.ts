@@ -66,6 +66,9 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
     await expect(page.getByText(`Invitation sent to ${email}. The link works for 7 days.`)).toBeVisible();
     const row = page.getByRole("row").filter({ hasText: email });
     await expect(row.getByText("Invitation sent")).toBeVisible();
+    // The management role chosen, and the role in the study in the study staff's words.
+    await expect(row.getByRole("cell", { name: "Enroller", exact: true })).toBeVisible();
+    await expect(row).toContainText("Clinical Coordinator · MDD-301 Depression Maintenance");
     await screenshotAtSizes(page, "staff", "users-list");
 
     // The access page: status, roles and sites.

@@ -76,6 +76,7 @@ export function UsersPage() {
       id: "username",
       header: header("username"),
       sortValue: (user) => user.username,
+      className: "users-table__email",
       cell: (user) => <EmailAddress address={user.username} />,
     },
     {
