@@ -76,13 +76,17 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       throw new HttpError(403, USER_DEACTIVATED_MESSAGE, "user_deactivated");
     }
-    await withAuditActor(ctx.db, user.id, async (tx) => {
-      await tx
+    await withAuditActor(ctx.db, user.id, (tx) =>
+      tx
         .update(users)
         .set({ lastLogin: new Date(), ...(utcOffset === undefined ? {} : { utcOffsetMinutes: utcOffset }) })
-        .where(eq(users.id, user.id));
-      await recordAuditEvent(tx, { actorUserId: user.id, action: "sign_in", details: { address } });
-    });
+        .where(eq(users.id, user.id)),
+    );
+    // Its own statement, after the transaction: the event's insert takes the audit chain's lock,
+    // which inside the transaction stayed held until this process sent COMMIT, a round trip
+    // every other audited write of every server waited for (issue 28: a wave of sign-ins on a
+    // busy machine held it over a second at a time).
+    await recordAuditEvent(ctx.db, { actorUserId: user.id, action: "sign_in", details: { address } });
 
     const answer: LoginResponse = {
       token: await ctx.tokens.sign(user),
