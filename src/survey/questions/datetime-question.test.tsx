@@ -7,10 +7,10 @@ afterEach(cleanup);
 describe("datetime", () => {
   const question = makeQuestion({ id: "onset", type: "datetime", label: "Onset" });
 
-  it("answers only once both the date and the time are given", () => {
+  it("answers only once both the date and the time are given", async () => {
     const onChange = vi.fn();
     renderQuestion(question, { onChange });
-    const group = screen.getByRole("group", { name: "Onset" });
+    const group = await screen.findByRole("group", { name: "Onset" });
     // The locale's short date (en-US in the tests), not the browser's own picker.
     const date = within(group).getByRole("textbox", { name: "Date" });
     expect(date.getAttribute("type")).not.toBe("date");
@@ -28,10 +28,10 @@ describe("datetime", () => {
     expect(onChange).toHaveBeenLastCalledWith([]);
   });
 
-  it("pre-fills both parts from an answer", () => {
+  it("pre-fills both parts from an answer", async () => {
     const value = new Date(2026, 10, 22, 8, 5).toISOString();
     renderQuestion(question, { answer: [{ label: "", value }] });
-    expect(screen.getByRole("textbox", { name: "Date" })).toHaveProperty("value", "11/22/2026");
+    expect(await screen.findByRole("textbox", { name: "Date" })).toHaveProperty("value", "11/22/2026");
     expect(screen.getByRole("combobox", { name: "Hour" })).toHaveProperty("value", "08");
     expect(screen.getByRole("combobox", { name: "Minute" })).toHaveProperty("value", "05");
   });
@@ -40,20 +40,20 @@ describe("datetime", () => {
 describe("date", () => {
   const question = makeQuestion({ type: "date", label: "Visit date" });
 
-  it("reads the locale's short date and stores midnight Z", () => {
+  it("reads the locale's short date and stores midnight Z", async () => {
     const onChange = vi.fn();
     renderQuestion(question, { onChange });
-    const input = screen.getByRole("textbox", { name: "Visit date" });
+    const input = await screen.findByRole("textbox", { name: "Visit date" });
     expect(input.getAttribute("type")).not.toBe("date");
     expect(screen.getByText("For example 12/31/2025")).toBeTruthy();
     fireEvent.change(input, { target: { value: "11/22/2026" } });
     expect(onChange).toHaveBeenLastCalledWith([{ label: "2026-11-22", value: "2026-11-22T00:00:00.000Z" }]);
   });
 
-  it("marks a text that is not a date in that format, and answers nothing", () => {
+  it("marks a text that is not a date in that format, and answers nothing", async () => {
     const onChange = vi.fn();
     renderQuestion(question, { onChange });
-    const input = screen.getByRole("textbox", { name: "Visit date" });
+    const input = await screen.findByRole("textbox", { name: "Visit date" });
     fireEvent.change(input, { target: { value: "22/11/2026" } });
     expect(onChange).toHaveBeenLastCalledWith([]);
     expect(input.getAttribute("aria-invalid")).toBeNull();
@@ -62,9 +62,9 @@ describe("date", () => {
     expect(screen.getByRole("alert").textContent).toBe("Enter a date like 12/31/2025.");
   });
 
-  it("takes digits and the separator only", () => {
+  it("takes digits and the separator only", async () => {
     renderQuestion(question);
-    const input = screen.getByRole("textbox", { name: "Visit date" });
+    const input = await screen.findByRole("textbox", { name: "Visit date" });
     expect(fireEvent.keyDown(input, { key: "a" })).toBe(false);
     expect(fireEvent.keyDown(input, { key: "-" })).toBe(false);
     expect(fireEvent.keyDown(input, { key: "7" })).toBe(true);
@@ -72,10 +72,10 @@ describe("date", () => {
     expect(fireEvent.keyDown(input, { key: "Backspace" })).toBe(true);
   });
 
-  it("submits on Enter with a date, or empty when optional; never an invalid date", () => {
+  it("submits on Enter with a date, or empty when optional; never an invalid date", async () => {
     const onSubmit = vi.fn();
     renderQuestion(question, { onSubmit });
-    const input = screen.getByRole("textbox", { name: "Visit date" });
+    const input = await screen.findByRole("textbox", { name: "Visit date" });
     fireEvent.keyDown(input, { key: "Enter" });
     expect(onSubmit).toHaveBeenCalledTimes(1);
     fireEvent.change(input, { target: { value: "13/1/2026" } });
@@ -86,18 +86,18 @@ describe("date", () => {
     expect(onSubmit).toHaveBeenCalledTimes(2);
   });
 
-  it("does not submit an empty required date on Enter", () => {
+  it("does not submit an empty required date on Enter", async () => {
     const onSubmit = vi.fn();
     renderQuestion(makeQuestion({ type: "date", label: "Visit date", attributes: { required: true } }), {
       onSubmit,
     });
-    fireEvent.keyDown(screen.getByRole("textbox", { name: "Visit date" }), { key: "Enter" });
+    fireEvent.keyDown(await screen.findByRole("textbox", { name: "Visit date" }), { key: "Enter" });
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
-  it("pre-fills a stored date in the locale's format", () => {
+  it("pre-fills a stored date in the locale's format", async () => {
     renderQuestion(question, { answer: [{ label: "2026-11-22", value: "2026-11-22T00:00:00.000Z" }] });
-    expect(screen.getByRole("textbox", { name: "Visit date" })).toHaveProperty("value", "11/22/2026");
+    expect(await screen.findByRole("textbox", { name: "Visit date" })).toHaveProperty("value", "11/22/2026");
   });
 });
 

@@ -6,7 +6,8 @@
  * submission step and the consent signature. An unknown type renders nothing (the page reports parsingFailed).
  *
  * The pdf, image capture and scribble controls carry large libraries (pdf.js, the cropper, the
- * signature pad): they load on demand so the instrument route stays small.
+ * signature pad), and the date and datetime controls carry React Aria's date field and its
+ * calendar arithmetic: they load on demand so the instrument route stays small.
  */
 import { Trans } from "@lingui/react/macro";
 import { Component, lazy, Suspense, useId, useState, type ComponentType, type ReactNode } from "react";
@@ -14,8 +15,6 @@ import { ChunkLoadFailure } from "../../widgets/loading/chunk-load-failure.tsx";
 import { withChunkTimeout } from "../../widgets/loading/load-chunk.ts";
 import { isKnownQuestionType, type QuestionType } from "../../../core/contracts/survey-definition.ts";
 import { classNames } from "./class-names.ts";
-import { DateQuestion } from "./date-question.tsx";
-import { DatetimeQuestion } from "./datetime-question.tsx";
 import { DecimalQuestion } from "./decimal-question.tsx";
 import { IntegerQuestion } from "./integer-question.tsx";
 import { LikertQuestion } from "./likert-question.tsx";
@@ -46,6 +45,8 @@ const LAZY_CONTROLS = {
     import("./image-capture-question.tsx").then((module) => module.ImageCaptureQuestion),
   ),
   scribble: lazyControl(() => import("./scribble-question.tsx").then((module) => module.ScribbleQuestion)),
+  date: lazyControl(() => import("./date-question.tsx").then((module) => module.DateQuestion)),
+  datetime: lazyControl(() => import("./datetime-question.tsx").then((module) => module.DatetimeQuestion)),
 } satisfies Partial<Record<QuestionType, ReturnType<typeof lazyControl>>>;
 type LazyType = keyof typeof LAZY_CONTROLS;
 const isLazyType = (type: QuestionType): type is LazyType => type in LAZY_CONTROLS;
@@ -62,8 +63,8 @@ const CONTROLS: Record<QuestionType, ComponentType<QuestionProps> | null> = {
   integer: IntegerQuestion,
   likert: LikertQuestion,
   time: TimeQuestion,
-  date: DateQuestion,
-  datetime: DatetimeQuestion,
+  date: null,
+  datetime: null,
   numeric_rating_scale: NumericRatingScaleQuestion,
   multiple_field: MultipleFieldQuestion,
   matrix: MatrixQuestion,
