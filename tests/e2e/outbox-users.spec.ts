@@ -68,7 +68,7 @@ test.describe("outbox items and users", () => {
     await page.getByRole("button", { name: "Carmen Ortiz" }).click();
     await page.getByRole("button", { name: "Log out" }).click();
     const warning = page.getByRole("dialog");
-    await expect(warning).toContainText("1 item has not been sent yet");
+    await expect(warning).toContainText("Not sent yet: 1 update.");
     await warning.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(/\/login/);
     expect(await queued(page)).toBe(1);
