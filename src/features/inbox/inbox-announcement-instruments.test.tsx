@@ -9,14 +9,18 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
 import type { AnnouncementInstrument } from "../../../core/contracts/announcements.ts";
 import { announcementKeys } from "../../api/announcements-api.ts";
 import { studyKeys } from "../../api/studies-api.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { requestFlush } from "../../outbox/flusher.ts";
-import { listItems, removeItem } from "../../outbox/outbox-store.ts";
-import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import { listItems } from "../../outbox/outbox-store.ts";
+import {
+  endWithEmptyOutbox,
+  queuedEvents,
+  startWithEmptyOutbox,
+  stubEventsServer,
+} from "../../outbox/fake-events-server.ts";
 import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
 import { InboxPage } from "./inbox-page.tsx";
 
@@ -63,39 +67,6 @@ function instrumentAnnouncement(overrides: Partial<AnnouncementInstrument>): Ann
   };
 }
 
-type Sent = { path: string; body: unknown };
-
-/** Records the outbox's requests and answers 200; any read the page makes gets a 404. */
-function stubServer() {
-  const sent: Sent[] = [];
-  const reads: string[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), "http://localhost");
-      if ((init.method ?? "GET") === "GET") {
-        reads.push(url.pathname);
-        return new Response(JSON.stringify({ message: "no" }), { status: 404 });
-      }
-      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
-      sent.push({ path: url.pathname, body });
-      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
-    }),
-  );
-  return { sent, reads };
-}
-
-const sentEvents = (sent: Sent[]) =>
-  sent
-    .filter((request) => request.path === postEventsCall.path)
-    .flatMap((request) => request.body as unknown[]);
-
-async function queuedEvents() {
-  return (await listItems())
-    .filter((item) => item.kind === "event")
-    .flatMap((item) => (item.request.body.type === "json" ? (item.request.body.value as unknown[]) : []));
-}
-
 function Harness() {
   useOutboxChanges();
   return <InboxPage selectedStudyId={STUDY_ID} />;
@@ -122,20 +93,17 @@ function renderInbox(items: AnnouncementInstrument[]) {
 
 beforeEach(async () => {
   i18n.activate("en");
-  for (const item of await listItems()) await removeItem(item.id);
-  await saveSessionToken(USER_ID, "token-of-user-8", Math.floor(Date.now() / 1000) + 3600);
+  await startWithEmptyOutbox(USER_ID);
 });
 
 afterEach(async () => {
   cleanup();
-  vi.unstubAllGlobals();
-  for (const item of await listItems()) await removeItem(item.id);
-  await removeSessionToken(USER_ID);
+  await endWithEmptyOutbox(USER_ID);
 });
 
 describe("the announcements of a study of the newer architecture", () => {
   it("are its announcement instruments, listed with the unread dot, and the list call is not made", async () => {
-    const { reads } = stubServer();
+    const { reads } = stubEventsServer();
     renderInbox([
       instrumentAnnouncement({ instrument_id: 41, title: "Pharmacy hours", read: true }),
       instrumentAnnouncement({ instrument_id: 40 }),
@@ -150,7 +118,7 @@ describe("the announcements of a study of the newer architecture", () => {
   });
 
   it("opening an unread one shows its text and sends one read event naming the instrument", async () => {
-    const { sent } = stubServer();
+    const server = stubEventsServer();
     renderInbox([instrumentAnnouncement({ instrument_id: 40 })]);
     const toggle = screen.getByRole("button", { name: /Visit schedule update/ });
     fireEvent.click(toggle);
@@ -172,12 +140,12 @@ describe("the announcements of a study of the newer architecture", () => {
     await act(async () => {
       await requestFlush();
     });
-    expect(sentEvents(sent)).toEqual([expected]);
+    expect(server.events()).toEqual([expected]);
     expect(await queuedEvents()).toEqual([]);
   });
 
   it("shows the empty state when the study has none", () => {
-    stubServer();
+    stubEventsServer();
     renderInbox([]);
     expect(screen.getByText("You're all caught up")).toBeTruthy();
   });

@@ -9,13 +9,17 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
 import type { Announcement } from "../../../core/contracts/announcements.ts";
 import { announcementKeys } from "../../api/announcements-api.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { requestFlush } from "../../outbox/flusher.ts";
-import { listItems, removeItem } from "../../outbox/outbox-store.ts";
-import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import { listItems } from "../../outbox/outbox-store.ts";
+import {
+  endWithEmptyOutbox,
+  queuedEvents,
+  startWithEmptyOutbox,
+  stubEventsServer,
+} from "../../outbox/fake-events-server.ts";
 import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
 import { InboxPage } from "./inbox-page.tsx";
 
@@ -54,39 +58,6 @@ function announcement(overrides: Partial<Announcement>): Announcement {
   };
 }
 
-type Sent = { method: string; path: string; body: unknown };
-
-/** The server: records the outbox's requests and answers 200; other reads get a 404. */
-function stubServer() {
-  const sent: Sent[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), "http://localhost");
-      const method = init.method ?? "GET";
-      if (method === "GET") return new Response(JSON.stringify({ message: "no" }), { status: 404 });
-      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
-      sent.push({ method, path: url.pathname, body });
-      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
-    }),
-  );
-  return sent;
-}
-
-function sentEvents(sent: Sent[]) {
-  return sent
-    .filter((request) => request.path === postEventsCall.path)
-    .flatMap((request) => request.body as { type: string }[]);
-}
-
-async function queuedEvents() {
-  return (await listItems())
-    .filter((item) => item.kind === "event")
-    .flatMap((item) =>
-      item.request.body.type === "json" ? (item.request.body.value as { type: string }[]) : [],
-    );
-}
-
 function Harness() {
   useOutboxChanges();
   return <InboxPage />;
@@ -112,20 +83,17 @@ function toggle(title: string) {
 
 beforeEach(async () => {
   i18n.activate("en");
-  for (const item of await listItems()) await removeItem(item.id);
-  await saveSessionToken(USER_ID, "token-of-user-7", Math.floor(Date.now() / 1000) + 3600);
+  await startWithEmptyOutbox(USER_ID);
 });
 
 afterEach(async () => {
   cleanup();
-  vi.unstubAllGlobals();
-  for (const item of await listItems()) await removeItem(item.id);
-  await removeSessionToken(USER_ID);
+  await endWithEmptyOutbox(USER_ID);
 });
 
 describe("the inbox's read event", () => {
   it("is sent once, naming the announcement and its study, when an unread one is opened", async () => {
-    const sent = stubServer();
+    const server = stubEventsServer();
     renderInbox([announcement({ id: 5, title: "Visit window" })]);
     expect(await queuedEvents()).toEqual([]);
     fireEvent.click(toggle("Visit window"));
@@ -145,12 +113,12 @@ describe("the inbox's read event", () => {
     await act(async () => {
       await requestFlush();
     });
-    expect(sentEvents(sent)).toEqual([expected]);
+    expect(server.events()).toEqual([expected]);
     expect(await queuedEvents()).toEqual([]);
   });
 
   it("is not sent for an announcement already read", async () => {
-    const sent = stubServer();
+    const server = stubEventsServer();
     renderInbox([announcement({ id: 6, title: "Holiday closure", read: true })]);
     fireEvent.click(toggle("Holiday closure"));
     expect(screen.getByText("Visits move to Tuesdays.")).toBeTruthy();
@@ -158,6 +126,6 @@ describe("the inbox's read event", () => {
       await requestFlush();
     });
     expect(await queuedEvents()).toEqual([]);
-    expect(sentEvents(sent)).toEqual([]);
+    expect(server.events()).toEqual([]);
   });
 });

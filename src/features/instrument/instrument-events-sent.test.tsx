@@ -14,8 +14,13 @@ import { schemaDefinition } from "../../../core/survey-engine/test-fixtures.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { draftKeyFor, removeDraft } from "../../outbox/drafts.ts";
 import { requestFlush } from "../../outbox/flusher.ts";
-import { listItems, removeItem } from "../../outbox/outbox-store.ts";
-import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import { listItems } from "../../outbox/outbox-store.ts";
+import {
+  endWithEmptyOutbox,
+  queuedEvents,
+  startWithEmptyOutbox,
+  stubEventsServer,
+} from "../../outbox/fake-events-server.ts";
 import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
 import { InstrumentPage } from "./instrument-page.tsx";
 
@@ -60,45 +65,6 @@ vi.mock("../../api/survey-definition-api.ts", () => ({
       retry: false,
     }),
 }));
-
-type Sent = { method: string; path: string; body: unknown };
-
-/**
- * The server: records each request the outbox makes; answers 200, or fails like a lost
- * connection while `offline` is set. Other reads (the participant) get a 404.
- */
-function stubServer() {
-  const server = { sent: [] as Sent[], offline: false };
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), "http://localhost");
-      const method = init.method ?? "GET";
-      if (method === "GET") return new Response(JSON.stringify({ message: "no" }), { status: 404 });
-      if (server.offline) throw new TypeError("Failed to fetch");
-      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
-      server.sent.push({ method, path: url.pathname, body });
-      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
-    }),
-  );
-  return server;
-}
-
-/** The events the server received, in order. */
-function sentEvents(server: { sent: Sent[] }) {
-  return server.sent
-    .filter((request) => request.path === postEventsCall.path)
-    .flatMap((request) => request.body as { type: string }[]);
-}
-
-/** The events still waiting in the outbox. */
-async function queuedEvents() {
-  return (await listItems())
-    .filter((item) => item.kind === "event")
-    .flatMap((item) =>
-      item.request.body.type === "json" ? (item.request.body.value as { type: string }[]) : [],
-    );
-}
 
 function Harness() {
   useOutboxChanges();
@@ -165,29 +131,26 @@ beforeEach(async () => {
   i18n.activate("en");
   await removeDraft(DRAFT_KEY);
   navigate.mockClear();
-  for (const item of await listItems()) await removeItem(item.id);
-  await saveSessionToken(USER_ID, "token-of-user-7", Math.floor(Date.now() / 1000) + 3600);
+  await startWithEmptyOutbox(USER_ID);
 });
 
 afterEach(async () => {
   cleanup();
-  vi.unstubAllGlobals();
-  for (const item of await listItems()) await removeItem(item.id);
-  await removeSessionToken(USER_ID);
+  await endWithEmptyOutbox(USER_ID);
 });
 
 describe("the instrument page's events", () => {
   it("sends seen once when the instrument opens", async () => {
-    const server = stubServer();
+    const server = stubEventsServer();
     renderPage();
     await waitFor(async () => expect(await queuedEvents()).toEqual([expectedEvent("seen")]));
     await flush();
-    expect(sentEvents(server)).toEqual([expectedEvent("seen")]);
+    expect(server.events()).toEqual([expectedEvent("seen")]);
     expect(await queuedEvents()).toEqual([]);
   });
 
   it("sends completed once the server has stored the submission", async () => {
-    const server = stubServer();
+    const server = stubEventsServer();
     renderPage();
     await finishInstrument();
     expect((await queuedEvents()).map((event) => event.type)).not.toContain("completed");
@@ -198,12 +161,12 @@ describe("the instrument page's events", () => {
     });
     await waitFor(() => expect(navigate).toHaveBeenCalled());
     await flush();
-    expect(sentEvents(server).map((event) => event.type)).toEqual(["seen", "completed"]);
-    expect(sentEvents(server)[1]).toEqual(expectedEvent("completed"));
+    expect(server.events().map((event) => event.type)).toEqual(["seen", "completed"]);
+    expect(server.events()[1]).toEqual(expectedEvent("completed"));
   });
 
   it("sends submitFailed when the submission could not be sent, once the connection is back", async () => {
-    const server = stubServer();
+    const server = stubEventsServer();
     renderPage();
     await finishInstrument();
     server.offline = true;
@@ -212,11 +175,11 @@ describe("the instrument page's events", () => {
     await waitFor(async () =>
       expect((await queuedEvents()).map((event) => event.type)).toContain("submitFailed"),
     );
-    expect(sentEvents(server)).toEqual([]);
+    expect(server.events()).toEqual([]);
 
     server.offline = false;
     await flush({ ignoreBackoff: true });
-    const sent = sentEvents(server);
+    const sent = server.events();
     expect(sent.filter((event) => event.type === "submitFailed")).toEqual([expectedEvent("submitFailed")]);
     expect(sent.map((event) => event.type)).not.toContain("completed");
   });

@@ -9,13 +9,16 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
 import type { InstrumentWithInstances } from "../../../core/contracts/instrument-lists.ts";
 import { instrumentListKeys } from "../../api/instruments-api.ts";
 import { i18n } from "../../i18n/i18n.ts";
 import { requestFlush } from "../../outbox/flusher.ts";
-import { listItems, removeItem } from "../../outbox/outbox-store.ts";
-import { removeSessionToken, saveSessionToken } from "../../outbox/session-tokens.ts";
+import {
+  endWithEmptyOutbox,
+  queuedEvents,
+  startWithEmptyOutbox,
+  stubEventsServer,
+} from "../../outbox/fake-events-server.ts";
 import { useOutboxChanges } from "../../outbox-ui/use-outbox.ts";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 
@@ -71,39 +74,6 @@ function instruments(): InstrumentWithInstances[] {
   ];
 }
 
-type Sent = { method: string; path: string; body: unknown };
-
-/** The server: records the outbox's requests and answers 200; other reads get a 404. */
-function stubServer() {
-  const sent: Sent[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const url = new URL(String(input), "http://localhost");
-      const method = init.method ?? "GET";
-      if (method === "GET") return new Response(JSON.stringify({ message: "no" }), { status: 404 });
-      const body = typeof init.body === "string" ? (JSON.parse(init.body) as unknown) : init.body;
-      sent.push({ method, path: url.pathname, body });
-      return new Response(JSON.stringify({ message: "ok" }), { status: 200 });
-    }),
-  );
-  return sent;
-}
-
-function sentEvents(sent: Sent[]) {
-  return sent
-    .filter((request) => request.path === postEventsCall.path)
-    .flatMap((request) => request.body as { type: string }[]);
-}
-
-async function queuedEvents() {
-  return (await listItems())
-    .filter((item) => item.kind === "event")
-    .flatMap((item) =>
-      item.request.body.type === "json" ? (item.request.body.value as { type: string }[]) : [],
-    );
-}
-
 function Harness() {
   useOutboxChanges();
   return (
@@ -135,20 +105,17 @@ function renderLists() {
 beforeEach(async () => {
   i18n.activate("en");
   push.mockClear();
-  for (const item of await listItems()) await removeItem(item.id);
-  await saveSessionToken(USER_ID, "token-of-user-7", Math.floor(Date.now() / 1000) + 3600);
+  await startWithEmptyOutbox(USER_ID);
 });
 
 afterEach(async () => {
   cleanup();
-  vi.unstubAllGlobals();
-  for (const item of await listItems()) await removeItem(item.id);
-  await removeSessionToken(USER_ID);
+  await endWithEmptyOutbox(USER_ID);
 });
 
 describe("the instrument's read event", () => {
   it("is queued before the instrument opens, and sent, naming the instrument, delivery, study and participant", async () => {
-    const sent = stubServer();
+    const server = stubEventsServer();
     renderLists();
     fireEvent.click(await screen.findByRole("button", { name: /HAM-D 17/ }));
     await waitFor(() => expect(push).toHaveBeenCalledTimes(1));
@@ -168,12 +135,12 @@ describe("the instrument's read event", () => {
     await act(async () => {
       await requestFlush();
     });
-    expect(sentEvents(sent).filter((event) => event.type === "read")).toEqual([expected]);
+    expect(server.events().filter((event) => event.type === "read")).toEqual([expected]);
     expect(await queuedEvents()).toEqual([]);
   });
 
   it("is not sent while the list is only shown", async () => {
-    const sent = stubServer();
+    const server = stubEventsServer();
     renderLists();
     await screen.findByRole("button", { name: /HAM-D 17/ });
     // The list's own delivered event is queued and sent: the drain ran, with no read event.
@@ -183,8 +150,8 @@ describe("the instrument's read event", () => {
     await act(async () => {
       await requestFlush();
     });
-    expect(sentEvents(sent).map((event) => event.type)).toContain("delivered");
-    expect(sentEvents(sent).map((event) => event.type)).not.toContain("read");
+    expect(server.events().map((event) => event.type)).toContain("delivered");
+    expect(server.events().map((event) => event.type)).not.toContain("read");
     expect(push).not.toHaveBeenCalled();
   });
 });
