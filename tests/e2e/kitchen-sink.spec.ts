@@ -552,6 +552,27 @@ test.describe("on a phone", () => {
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
+    // A choice showing through the fade above the sticky footer takes the tap meant for it: on
+    // a short screen, scroll "Sometimes" of the second row under that fade and tap there.
+    await page.setViewportSize({ width: 390, height: 560 });
+    const footer = page.locator(".survey__footer");
+    const sometimes = rows[1]!.getByText("Sometimes", { exact: true });
+    const choiceBox = (await sometimes.boundingBox())!;
+    // 6 px above the footer: inside the 16 px fade.
+    const inFade = async () => (await footer.boundingBox())!.y - 6;
+    await page.evaluate(
+      (by) => window.scrollBy(0, by),
+      choiceBox.y + choiceBox.height / 2 - (await inFade()),
+    );
+    const underFade = (await sometimes.boundingBox())!;
+    const tapY = await inFade();
+    expect(underFade.y).toBeLessThan(tapY);
+    expect(underFade.y + underFade.height).toBeGreaterThan(tapY);
+    await page.mouse.click(underFade.x + underFade.width / 2, tapY);
+    await expect(rows[1]!.getByRole("radio", { name: "Sometimes" })).toBeChecked();
+    await screenshotAtSizes(page, "survey", "footer-over-answers", { fullPage: false });
+    await page.setViewportSize({ width: 390, height: 844 });
+
     await rows[0]!.getByText("Never", { exact: true }).click();
     await rows[1]!.getByText("Often", { exact: true }).click();
     await expect(rows[0]!.getByRole("radio", { name: "Never" })).toBeChecked();
