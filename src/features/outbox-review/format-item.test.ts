@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatCreatedAt } from "./format-item.ts";
+import { formatBytes } from "./format-item.ts";
 
 describe("formatBytes", () => {
   it.each([
@@ -16,11 +16,5 @@ describe("formatBytes", () => {
 
   it("writes the number in the reader's language", () => {
     expect(formatBytes(1536, "es")).toBe("1,5 KB");
-  });
-});
-
-describe("formatCreatedAt", () => {
-  it("uses DD-MMM-YYYY HH:mm", () => {
-    expect(formatCreatedAt(new Date(2026, 10, 2, 7, 5).getTime())).toBe("02-Nov-2026 07:05");
   });
 });

@@ -1,10 +1,7 @@
 /**
- * How the review page writes sizes and times: sizes in KB, MB or GB, the largest unit that keeps
- * the number at or above 1, times in the spec's DD-MMM-YYYY with 24-hour time.
+ * How the review page writes sizes: in KB, MB or GB, the largest unit that keeps the number at
+ * or above 1. Its times follow the portal's one rule (src/i18n/format-date.ts).
  */
-import dayjs from "dayjs";
-
-export const CREATED_AT_FORMAT = "DD-MMM-YYYY HH:mm";
 const BYTES_PER_UNIT = 1024;
 /** The units a coordinator reads (issue 26, item 17): never bytes, never a kibibyte. */
 const SIZE_UNITS = ["KB", "MB", "GB", "TB"] as const;
@@ -24,8 +21,4 @@ export function formatBytes(bytes: number, locale: string) {
   if (size > 0 && value < 1) value = 1;
   const number = new Intl.NumberFormat(locale, { maximumFractionDigits: value >= 10 ? 0 : 1 }).format(value);
   return `${number} ${SIZE_UNITS[unit]}`;
-}
-
-export function formatCreatedAt(at: number) {
-  return dayjs(at).format(CREATED_AT_FORMAT);
 }

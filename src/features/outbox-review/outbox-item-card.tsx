@@ -2,8 +2,9 @@ import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { formatDateTime } from "../../i18n/format-date.ts";
 import { retryNow } from "../../outbox/flusher.ts";
-import { formatBytes, formatCreatedAt } from "./format-item.ts";
+import { formatBytes } from "./format-item.ts";
 import { KIND_TEXT, STATUS_TEXT, STATUS_WORD_TEXT, statusWord } from "./item-texts.ts";
 import { canRetry, type ReviewItem } from "./visible-items.ts";
 
@@ -88,7 +89,7 @@ export function OutboxItemCard({
           <dt>
             <Trans id="outbox_field_created">Created</Trans>
           </dt>
-          <dd>{formatCreatedAt(item.createdAt)}</dd>
+          <dd>{formatDateTime(item.createdAt)}</dd>
         </div>
         <div>
           <dt>
