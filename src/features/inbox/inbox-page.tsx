@@ -59,47 +59,47 @@ export function InboxPage({ selectedStudyId }: InboxPageProps) {
   const dismiss = useDismissOnboarding();
   const [now] = useState(() => new Date());
 
-  const openAnnouncement = useCallback(
-    (announcement: Announcement) => {
-      if (announcement.read || !user) return;
-      markReadInCache(queryClient, announcement.id);
+  /** Queues the read event of an announcement the user opens; the outbox sends it. */
+  const queueReadEvent = useCallback(
+    (info: { announcement_id: number } | { instrument_id: number }, studyId: number, title: string) => {
+      if (!user) return;
       const event = {
         type: "read" as const,
         timestamp: new Date().toISOString(),
-        info: { announcement_id: announcement.id, study_id: announcement.study_id },
-        study_id: announcement.study_id,
+        info: { ...info, study_id: studyId },
+        study_id: studyId,
       };
-      const title = announcement.title;
       const label = t({ id: "inbox_read_event_label", message: `Announcement read: ${title}` });
       void enqueueEvent(eventsWrite([event], label), {
         userId: user.id,
         username: user.username,
-        studyId: announcement.study_id,
+        studyId,
       });
     },
-    [queryClient, t, user],
+    [t, user],
+  );
+
+  const openAnnouncement = useCallback(
+    (announcement: Announcement) => {
+      if (announcement.read || !user) return;
+      markReadInCache(queryClient, announcement.id);
+      queueReadEvent({ announcement_id: announcement.id }, announcement.study_id, announcement.title);
+    },
+    [queryClient, queueReadEvent, user],
   );
 
   const openInstrumentAnnouncement = useCallback(
     (announcement: AnnouncementInstrument) => {
       if (announcement.read || !user) return;
       markInstrumentReadInCache(queryClient, announcement.study_id, announcement.instrument_id);
-      // The read event of an announcement delivered as an instrument: the instrument, no participant.
-      const event = {
-        type: "read" as const,
-        timestamp: new Date().toISOString(),
-        info: { instrument_id: announcement.instrument_id, study_id: announcement.study_id },
-        study_id: announcement.study_id,
-      };
-      const title = announcement.title;
-      const label = t({ id: "inbox_read_event_label", message: `Announcement read: ${title}` });
-      void enqueueEvent(eventsWrite([event], label), {
-        userId: user.id,
-        username: user.username,
-        studyId: announcement.study_id,
-      });
+      // An announcement delivered as an instrument is read as the instrument, with no participant.
+      queueReadEvent(
+        { instrument_id: announcement.instrument_id },
+        announcement.study_id,
+        announcement.title,
+      );
     },
-    [queryClient, t, user],
+    [queryClient, queueReadEvent, user],
   );
 
   const study = studyName ?? t({ id: "inbox_selected_study", message: "The selected study" });
