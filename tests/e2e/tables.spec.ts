@@ -166,6 +166,7 @@ test.describe("the users table", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(witness).toHaveCSS("display", "grid");
     expect(await overflow(page)).toEqual({ table: false, page: false });
+    // Each value under its column's name.
     // Each value under its column's name (a card's cell is named by its label and its value).
     await expect(witness.locator('td[data-label="Role"]')).toHaveText("Enroller");
     await expectNoSeriousViolations(page);
