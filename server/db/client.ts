@@ -10,6 +10,12 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { makePrivateDir } from "../private-dir.ts";
+import {
+  pgliteBulkTransaction,
+  postgresBulkTransaction,
+  type BulkMode,
+  type BulkSession,
+} from "./bulk-session.ts";
 import { lockPgliteDataDir } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -60,6 +66,8 @@ export type DatabaseHandle = {
    * the planner reads a site's participants in full instead of using the search indexes.
    */
   startMaintenance: () => Promise<void>;
+  /** One transaction that moves whole tables in COPY text (backup and restore): bulk-session.ts. */
+  bulkTransaction: <T>(mode: BulkMode, work: (session: BulkSession) => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
 };
 
@@ -111,6 +119,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       migrate: () => startUp(async () => {}),
       startUp,
       startMaintenance: async () => {},
+      bulkTransaction: (mode, work) => postgresBulkTransaction(client, mode, work),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -156,6 +165,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       }, PGLITE_ANALYZE_INTERVAL_MS);
       analyzeTimer.unref();
     },
+    bulkTransaction: (mode, work) =>
+      pgliteBulkTransaction((callback) => client.transaction(callback), mode, work),
     close: async () => {
       clearInterval(analyzeTimer);
       try {

@@ -10,13 +10,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAuditChain } from "../../server/audit/audit-chain.ts";
 import { withAuditActor } from "../../server/audit/audit-trail.ts";
 import { tableRowCounts } from "../../server/backup/backup.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
-import { openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
+import { executeRows, openDatabase, type Database, type DatabaseHandle } from "../../server/db/client.ts";
 import { participants, uploadedFileContents, uploadedFiles, users } from "../../server/db/schema.ts";
 import { seedDemo } from "../../server/seed/demo.ts";
 import { saveFileContent } from "../../server/files/file-store.ts";
@@ -141,10 +141,18 @@ describe("clinro backup and restore", () => {
       .toString("utf8")
       .trimEnd()
       .split("\n");
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "clinro-backup", version: 1, engine: "pglite" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "clinro-backup", version: 2, engine: "pglite" });
     expect(JSON.parse(lines.at(-1)!)).toEqual({ end: sourceCounts });
-    // The image is in the file, as hex.
-    expect(lines.some((line) => line.includes(Buffer.from(image).toString("hex")))).toBe(true);
+    // Each table: its columns, then its rows in COPY text, a row a line, ended by "\.".
+    const usersAt = lines.findIndex((line) => line.startsWith('{"table":"users"'));
+    expect(JSON.parse(lines[usersAt]!).columns).toContain("username");
+    const usersEnd = lines.indexOf("\\.", usersAt);
+    expect(usersEnd - usersAt - 1).toBe(sourceCounts.users);
+    expect(
+      lines.slice(usersAt + 1, usersEnd).some((line) => line.includes("\tcoordinator@demo.test\t")),
+    ).toBe(true);
+    // The image is in the file, as bytea's hex.
+    expect(lines.some((line) => line.includes(`\\\\x${Buffer.from(image).toString("hex")}`))).toBe(true);
   });
 
   it("refuses to overwrite a file, and to restore into a database that holds rows", async () => {
@@ -178,12 +186,65 @@ describe("clinro backup and restore", () => {
         code: 1,
         err: [`${cut} is cut short (no end line): nothing was restored.`],
       });
+      // A row that does not fit its table (one value too few) is named, and nothing is restored.
+      const usersAt = lines.findIndex((line) => line.startsWith('{"table":"users"'));
+      const damaged = [...lines];
+      damaged[usersAt + 1] = damaged[usersAt + 1]!.split("\t").slice(1).join("\t");
+      const damagedFile = path.join(workDir, "damaged.gz");
+      await writeFile(damagedFile, gzipSync(damaged.join("\n")));
+      const refused = await cli(["restore", damagedFile], target);
+      expect(refused.code).toBe(1);
+      expect(refused.err[0]).toMatch(
+        new RegExp(
+          `^${damagedFile.replaceAll("/", "\\/")}: table users could not be restored \\(.+\\); nothing was restored\\.$`,
+        ),
+      );
+      // Rows that refer to rows the file lacks (the sites taken out): refused as a whole.
+      const sitesAt = lines.findIndex((line) => line.startsWith('{"table":"sites"'));
+      const withoutSites = [...lines.slice(0, sitesAt + 1), ...lines.slice(lines.indexOf("\\.", sitesAt))];
+      const orphanFile = path.join(workDir, "orphans.gz");
+      await writeFile(orphanFile, gzipSync(withoutSites.join("\n")));
+      const orphans = await cli(["restore", orphanFile], target);
+      expect(orphans.code).toBe(1);
+      expect(orphans.err[0]).toMatch(
+        /: its rows do not hold together \(.*foreign key.*\); nothing was restored\.$/,
+      );
       expect(await tableRowCounts(target.db)).toEqual(empty);
       expect(Object.values(empty).every((count) => count === 0)).toBe(true);
     } finally {
       await target.close();
     }
   });
+
+  it("still restores a backup of format version 1, whose rows are JSON", async () => {
+    // Version 1 as its writer made it: a JSON array of row_to_json rows a line under each table.
+    const header = JSON.parse(
+      gunzipSync(await readFile(backupFile))
+        .toString("utf8")
+        .split("\n")[0]!,
+    );
+    const version1 = [JSON.stringify({ ...header, version: 1 })];
+    for (const table of header.tables as string[]) {
+      version1.push(JSON.stringify({ table }));
+      const rows = await executeRows<{ json: string }>(
+        source.db,
+        sql`select row_to_json(t)::text as json from ${sql.identifier(table)} t`,
+      );
+      if (rows.length > 0) version1.push(`[${rows.map((row) => row.json).join(",")}]`);
+    }
+    version1.push(JSON.stringify({ end: sourceCounts }));
+    const oldFile = path.join(workDir, "version-1.gz");
+    await writeFile(oldFile, gzipSync(`${version1.join("\n")}\n`));
+    const target = await openDatabase({ kind: "pglite" });
+    try {
+      const said = await cli(["restore", oldFile], target);
+      expect(said.err).toEqual([]);
+      expect(said.code).toBe(0);
+      await expectSameAsSource(target.db);
+    } finally {
+      await target.close();
+    }
+  }, 120_000);
 
   it("restores into an empty data directory through `npm run clinro -- restore`: every row, file and the audit chain", async () => {
     const dataDir = path.join(workDir, "restored-data");
