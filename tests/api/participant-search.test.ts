@@ -144,6 +144,19 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/clinro_searc
     expect(await find("odalys marthistle")).toEqual([]);
   });
 
+  it("matches words of one or two characters (too short for the trigram indexes) in every field, alone or with longer words", async () => {
+    expect(names(await find("ys"))).toEqual(["Odalys Thistlewood"]);
+    expect(names(await find("YS"))).toEqual(["Odalys Thistlewood"]);
+    const byDigits = await find("01");
+    expect(names(byDigits)).toContain("Odalys Thistlewood");
+    for (const row of byDigits) expect(`${row.fname} ${row.lname} ${row.subject_id}`).toContain("01");
+    expect(names(await find("ys thistle"))).toEqual(["Odalys Thistlewood"]);
+    expect(names(await find("thistle ys"))).toEqual(["Odalys Thistlewood"]);
+    expect(names(await find("z thistle"))).toEqual([]);
+    // A short word asked before and after a longer one: each shape of the text has its own query.
+    expect(names(await find("qo"))).toEqual(["Mia aqorva", "Abe Qorvath", "Zyx Qorvath"]);
+  });
+
   it("answers an empty list when nothing matches", async () => {
     expect(await find("zzqqxxnomatch")).toEqual([]);
   });

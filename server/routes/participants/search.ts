@@ -3,10 +3,16 @@
  * search, a case-insensitive substring match over first name, last name and subject id within
  * one study and site. Each field has a trigram GIN index (migration 0003), which answers
  * ILIKE '%word%' for words of three characters or more without reading every participant.
+ *
+ * A word of one or two characters holds no trigram: asked through those indexes it reads every
+ * entry of every site (105 ms on 100,000 participants, against 0.4 ms for the site's own rows).
+ * The query is a prepared statement, planned once for any text, so the planner cannot tell; the
+ * statement therefore differs by which words are short, and matches a short word by a filter the
+ * trigram indexes cannot serve (`(lname || '') ILIKE`), over the site's name-ordered rows.
  */
 import { searchParticipantsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, eq, exists, ilike, or, sql, type Placeholder } from "drizzle-orm";
+import { and, asc, eq, exists, ilike, or, sql, type Column, type Placeholder } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { SEARCH_RESULT_LIMIT, type ParticipantSearchResponse } from "../../../core/contracts/participant.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
@@ -19,12 +25,26 @@ import { canReadSite, siteAccess, siteForbidden } from "../../participants/site-
 /** Words beyond this are ignored: more narrows nothing in practice and costs index scans. */
 const MAX_SEARCH_WORDS = 5;
 
+/** The shortest word a trigram index can serve (pg_trgm finds no trigram in fewer characters). */
+const TRIGRAM_LENGTH = 3;
+
+/** A word searched for: a LIKE pattern matching it anywhere, and whether the trigram indexes serve it. */
+export type SearchWord<Pattern = string> = { pattern: Pattern; indexed: boolean };
+
 /** Each word as a LIKE pattern matching it anywhere, its own % _ and \ taken literally. */
-export function searchPatterns(searchValue: string) {
+export function searchPatterns(searchValue: string): SearchWord[] {
   return searchValue
     .split(/\s+/)
     .slice(0, MAX_SEARCH_WORDS)
-    .map((word) => `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`);
+    .map((word) => ({
+      pattern: `%${word.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`,
+      indexed: [...word].length >= TRIGRAM_LENGTH,
+    }));
+}
+
+/** Matches `pattern` in one field: through its trigram index, or (a short word) by a plain filter. */
+function fieldMatches(field: Column, word: SearchWord<string | Placeholder>) {
+  return word.indexed ? ilike(field, word.pattern) : sql`(${field} || '') ilike ${word.pattern}`;
 }
 
 /**
@@ -42,7 +62,7 @@ export function participantSearchSelect(
   },
   studyId: number | Placeholder,
   siteId: number | Placeholder,
-  patterns: (string | Placeholder)[],
+  words: SearchWord<string | Placeholder>[],
 ) {
   return db
     .select({
@@ -61,11 +81,11 @@ export function participantSearchSelect(
         eq(participants.siteId, siteId),
         sessionHolds(db, session.userId, session.tokenVersion, session.jti),
         exists(siteAccess(db, session.userId, studyId, siteId)),
-        ...patterns.map((pattern) =>
+        ...words.map((word) =>
           or(
-            ilike(participants.lname, pattern),
-            ilike(participants.fname, pattern),
-            ilike(participants.subjectId, pattern),
+            fieldMatches(participants.lname, word),
+            fieldMatches(participants.fname, word),
+            fieldMatches(participants.subjectId, word),
           ),
         ),
       ),
@@ -75,13 +95,19 @@ export function participantSearchSelect(
 }
 
 /**
- * One prepared query per number of words, per database: building the query costs about as much
- * CPU as running a selective search.
+ * One prepared query per shape of the text (how many words, which of them short), per database:
+ * building the query costs about as much CPU as running a selective search.
  */
-const preparedSearches = new WeakMap<Database, Map<number, ReturnType<typeof prepareSearch>>>();
+const preparedSearches = new WeakMap<Database, Map<string, ReturnType<typeof prepareSearch>>>();
 
-function prepareSearch(db: Database, wordCount: number) {
-  const patterns = Array.from({ length: wordCount }, (_, index) => sql.placeholder(`pattern${index}`));
+/** "lls": three words, the last one short. */
+const shapeOf = (words: SearchWord[]) => words.map((word) => (word.indexed ? "l" : "s")).join("");
+
+function prepareSearch(db: Database, shape: string) {
+  const words = [...shape].map((kind, index) => ({
+    pattern: sql.placeholder(`pattern${index}`),
+    indexed: kind === "l",
+  }));
   const select = participantSearchSelect(
     db,
     {
@@ -91,9 +117,9 @@ function prepareSearch(db: Database, wordCount: number) {
     },
     sql.placeholder("studyId"),
     sql.placeholder("siteId"),
-    patterns,
+    words,
   );
-  return select.prepare(`participant_search_${wordCount}`);
+  return select.prepare(`participant_search_${shape}`);
 }
 
 function searchRows(
@@ -103,16 +129,17 @@ function searchRows(
   siteId: number,
   searchValue: string,
 ) {
-  const patterns = searchPatterns(searchValue);
-  let byWordCount = preparedSearches.get(db);
-  if (!byWordCount) {
-    byWordCount = new Map();
-    preparedSearches.set(db, byWordCount);
+  const words = searchPatterns(searchValue);
+  const shape = shapeOf(words);
+  let byShape = preparedSearches.get(db);
+  if (!byShape) {
+    byShape = new Map();
+    preparedSearches.set(db, byShape);
   }
-  let prepared = byWordCount.get(patterns.length);
+  let prepared = byShape.get(shape);
   if (!prepared) {
-    prepared = prepareSearch(db, patterns.length);
-    byWordCount.set(patterns.length, prepared);
+    prepared = prepareSearch(db, shape);
+    byShape.set(shape, prepared);
   }
   return prepared.execute({
     userId: claims.id,
@@ -120,7 +147,7 @@ function searchRows(
     jti: claims.jti,
     studyId,
     siteId,
-    ...Object.fromEntries(patterns.map((pattern, index) => [`pattern${index}`, pattern])),
+    ...Object.fromEntries(words.map((word, index) => [`pattern${index}`, word.pattern])),
   });
 }
 
