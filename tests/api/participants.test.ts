@@ -8,6 +8,7 @@ import {
   participants,
   sitePermissions,
   studyPermissions,
+  users,
 } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
@@ -213,6 +214,48 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
   it("answers 401 before anything else when there is no token", async () => {
     for (const path of [url(101, 1011, ids.full), url(999, 1, 1), url("abc", 1, 1)]) {
       expect((await api.request("GET", path)).statusCode).toBe(401);
+    }
+  });
+
+  // The participant is read while its session is checked, in one statement: what it found must
+  // never reach a token that no longer holds, and such a token hears 401, not 403.
+  it("answers 401 token_revoked, not the participant, once the token is signed out", async () => {
+    const token = await api.signIn("staff1@demo.test");
+    expect((await api.request("GET", url(101, 1011, ids.full), { token })).statusCode).toBe(200);
+    expect((await api.request("POST", "/control/clinro/logout", { token })).statusCode).toBe(204);
+    for (const path of [url(101, 1011, ids.full), url(102, 1021, ids.otherStudy), url(101, 1011, 99999)]) {
+      const after = await api.request("GET", path, { token });
+      expect(after.statusCode, path).toBe(401);
+      expect(errorBody.parse(after.json()), path).toEqual({
+        message: "Token has been signed out",
+        code: "token_revoked",
+      });
+    }
+  });
+
+  it("answers 401 to the token of a user deactivated or whose password changed since", async () => {
+    const token = await api.signIn("staff1@demo.test");
+    const [user] = await api.db.select().from(users).where(eq(users.username, "staff1@demo.test"));
+    try {
+      await api.db
+        .update(users)
+        .set({ tokenVersion: user!.tokenVersion + 1 })
+        .where(eq(users.id, user!.id));
+      const changed = await api.request("GET", url(101, 1011, ids.full), { token });
+      expect(changed.statusCode).toBe(401);
+      expect(errorBody.parse(changed.json()).code).toBe("token_invalid");
+      await api.db
+        .update(users)
+        .set({ tokenVersion: user!.tokenVersion, deactivatedAt: new Date() })
+        .where(eq(users.id, user!.id));
+      const deactivated = await api.request("GET", url(101, 1011, ids.full), { token });
+      expect(deactivated.statusCode).toBe(401);
+      expect(errorBody.parse(deactivated.json()).code).toBe("user_deactivated");
+    } finally {
+      await api.db
+        .update(users)
+        .set({ tokenVersion: user!.tokenVersion, deactivatedAt: null })
+        .where(eq(users.id, user!.id));
     }
   });
 });
