@@ -7,7 +7,8 @@
  * row count and last hash, the checksum of the whole chain) are compared with the source's, and
  * `clinro audit verify` runs on the clinro-restored one. The restored databases and the files are
  * removed at the end (SCALE_BACKUP_KEEP=1 keeps them). SCALE_BACKUP_RESTORE=0 times the two
- * backups only.
+ * backups only; SCALE_BACKUP_VERIFY=0 leaves out the audit verify of the restored database (8
+ * minutes at 5,000,000 rows; the counts and the chain's last hash are still compared).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -114,7 +115,10 @@ try {
   const differing = Object.keys({ ...before.counts, ...after.counts }).filter(
     (table) => before.counts[table] !== after.counts[table],
   );
-  const verify = await clinro(["audit", "verify"], restoredByClinro);
+  const verify =
+    process.env.SCALE_BACKUP_VERIFY === "0"
+      ? { output: "not run (SCALE_BACKUP_VERIFY=0)" }
+      : await clinro(["audit", "verify"], restoredByClinro);
 
   console.log(`\n| step | clinro | pg_dump / pg_restore | ratio (target at most 2x) |`);
   console.log(`|---|---|---|---|`);

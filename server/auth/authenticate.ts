@@ -88,9 +88,10 @@ async function checkedSession(db: Database, claims: SessionClaims, token: string
 declare module "fastify" {
   interface FastifyContextConfig {
     /**
-     * The handler's read holds the session check in its own SQL (sessionHolds): the
-     * authentication hook verifies the token's signature and leaves the stored side to the
-     * handler, which asks for it (confirmedSession) only when its read finds nothing.
+     * The handler checks the session itself: its read holds the check in its own SQL
+     * (sessionHolds) and asks for it (confirmedSession) only when the read finds nothing, or it
+     * runs the check beside its reads (alongsideSessionCheck). The authentication hook verifies
+     * the token's signature and leaves the stored side to the handler.
      */
     sessionCheckedByRead?: boolean;
   }
@@ -116,6 +117,24 @@ export async function confirmedSession(request: FastifyRequest): Promise<Session
   if (!request.pendingSession) throw new HttpError(401, "Authorization required", "token_missing");
   request.session = await request.pendingSession.check();
   return request.session;
+}
+
+/**
+ * A read-only call's steps (its access check, its reads) run at the same time as its session
+ * check, in one round trip's time instead of one after another; nothing is answered until all
+ * are done, and the refusals keep their order: a lapsed session's 401 first, then each step's own
+ * refusal in the order given. Only for reads with no effect (a route marked sessionCheckedByRead).
+ */
+export async function alongsideSessionCheck<const Steps extends readonly unknown[]>(
+  request: FastifyRequest,
+  steps: Steps,
+): Promise<{ -readonly [K in keyof Steps]: Awaited<Steps[K]> }> {
+  const [session, ...settled] = await Promise.allSettled([confirmedSession(request), ...steps]);
+  if (session.status === "rejected") throw session.reason;
+  for (const step of settled) if (step.status === "rejected") throw step.reason;
+  return settled.map((step) => (step as PromiseFulfilledResult<unknown>).value) as {
+    -readonly [K in keyof Steps]: Awaited<Steps[K]>;
+  };
 }
 
 /** The signed claims of a call whose read holds the session check: whose read it is. */

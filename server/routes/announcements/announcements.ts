@@ -25,7 +25,7 @@ import {
   requireAnnouncementAuthor,
 } from "../../announcements/announcement-records.ts";
 import { announcementText, sanitizeAnnouncementHtml } from "../../announcements/sanitize-announcement.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { alongsideSessionCheck, requireSession, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import { invalidRequest } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
@@ -36,19 +36,34 @@ import {
 } from "../../idempotency/idempotent-write.ts";
 
 export function announcementRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerCall(app, listAnnouncementsCall, async (request) => {
-    const { user } = requireSession(request);
-    return { announcements: await listAnnouncementsFor(ctx.db, user.id) };
-  });
+  // The inbox is asked at every sign-in and every return to the portal: its list is read beside
+  // the session check (one round trip's wait), and answered only if the session holds.
+  registerCall(
+    app,
+    listAnnouncementsCall,
+    async (request) => {
+      const claims = unconfirmedClaims(request);
+      const [announcements] = await alongsideSessionCheck(request, [listAnnouncementsFor(ctx.db, claims.id)]);
+      return { announcements };
+    },
+    { sessionCheckedByRead: true },
+  );
 
-  registerCall(app, listAnnouncementInstrumentsCall, async (request) => {
-    const { user } = requireSession(request);
-    const studyId = request.query.study_id;
-    if (!(await hasStudyPermission(ctx.db, user.id, studyId))) {
-      throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
-    }
-    return { announcements: await listAnnouncementInstrumentsFor(ctx.db, user.id, studyId) };
-  });
+  registerCall(
+    app,
+    listAnnouncementInstrumentsCall,
+    async (request) => {
+      const claims = unconfirmedClaims(request);
+      const studyId = request.query.study_id;
+      const [mayRead, announcements] = await alongsideSessionCheck(request, [
+        hasStudyPermission(ctx.db, claims.id, studyId),
+        listAnnouncementInstrumentsFor(ctx.db, claims.id, studyId),
+      ]);
+      if (!mayRead) throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+      return { announcements };
+    },
+    { sessionCheckedByRead: true },
+  );
 
   registerCall(app, postAnnouncementCall, async (request, reply) => {
     const { user } = requireSession(request);

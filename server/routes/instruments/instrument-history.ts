@@ -23,9 +23,15 @@ import {
 import { answerRecordSchema } from "../../../core/contracts/survey-submission.ts";
 import { HttpError } from "../../http/errors.ts";
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { alongsideSessionCheck, requireSession, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { instrumentInstances, instrumentSubmissions, instruments, users } from "../../db/schema.ts";
+import {
+  instrumentInstances,
+  instrumentSubmissions,
+  instruments,
+  participants,
+  users,
+} from "../../db/schema.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
 import { requireParticipantInStudy } from "../../instruments/participant-instruments.ts";
 import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
@@ -78,75 +84,87 @@ export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
     };
   });
 
-  registerCall(app, instrumentHistoryCall, async (request): Promise<HistoryResponse> => {
-    const { user } = requireSession(request);
-    const { id: participantId } = request.params;
-    const participant = await requireParticipantInStudy(ctx.db, user.id, participantId, undefined);
+  registerCall(
+    app,
+    instrumentHistoryCall,
+    async (request): Promise<HistoryResponse> => {
+      const claims = unconfirmedClaims(request);
+      const { id: participantId } = request.params;
 
-    // The two lists at once, on two of the pool's connections: one round trip's wait, not two.
-    const submittedQuery = ctx.db
-      .select({
-        submission: {
-          id: instrumentSubmissions.id,
-          instanceId: instrumentSubmissions.instrumentInstanceId,
-          completedAt: instrumentSubmissions.completedAt,
-          versionNumber: instrumentSubmissions.versionNumber,
-          scores: instrumentSubmissions.scores,
+      // The two lists and the access check at once, beside the session check, on the pool's
+      // connections: one round trip's wait, not four. The lists find the participant's study
+      // themselves; nothing is answered unless both checks hold.
+      const submittedQuery = ctx.db
+        .select({
+          submission: {
+            id: instrumentSubmissions.id,
+            instanceId: instrumentSubmissions.instrumentInstanceId,
+            completedAt: instrumentSubmissions.completedAt,
+            versionNumber: instrumentSubmissions.versionNumber,
+            scores: instrumentSubmissions.scores,
+          },
+          instrument: { id: instruments.id, displayName: instruments.displayName },
+          completerName: users.name,
+        })
+        .from(instrumentSubmissions)
+        .innerJoin(participants, eq(participants.id, instrumentSubmissions.participantId))
+        .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
+        .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
+        .where(
+          and(
+            eq(instrumentSubmissions.participantId, participantId),
+            eq(instruments.studyId, participants.studyId),
+            eq(instruments.instrumentType, CLINICIAN_TYPE),
+          ),
+        )
+        .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id));
+
+      const openQuery = ctx.db
+        .select({ instrument: instruments, instance: instrumentInstances })
+        .from(instrumentInstances)
+        .innerJoin(participants, eq(participants.id, instrumentInstances.participantId))
+        .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+        .where(
+          and(
+            eq(instrumentInstances.participantId, participantId),
+            eq(instruments.studyId, participants.studyId),
+            eq(instruments.instrumentType, CLINICIAN_TYPE),
+            isOpenInstance(new Date()),
+          ),
+        )
+        .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
+      const [, submitted, open] = await alongsideSessionCheck(request, [
+        requireParticipantInStudy(ctx.db, claims.id, participantId, undefined),
+        submittedQuery,
+        openQuery,
+      ]);
+
+      return {
+        instruments: {
+          completed: submitted.map(({ submission, instrument, completerName }) => ({
+            submission_id: submission.id,
+            instrument_id: instrument.id,
+            name: instrument.displayName,
+            instance_id: submission.instanceId,
+            completion: submission.completedAt.toISOString(),
+            completed_by: completerName,
+            version_number: submission.versionNumber,
+            scores: storedScores(submission.scores),
+          })),
+          pending: open.map(({ instrument, instance }) => ({
+            instrument_id: instrument.id,
+            name: instrument.displayName,
+            instance_id: instance.id,
+            start_date: instance.startDate.toISOString(),
+            expiration: instance.expiration?.toISOString() ?? null,
+            permissions: instrument.permissions,
+            url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+          })),
         },
-        instrument: { id: instruments.id, displayName: instruments.displayName },
-        completerName: users.name,
-      })
-      .from(instrumentSubmissions)
-      .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
-      .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
-      .where(
-        and(
-          eq(instrumentSubmissions.participantId, participant.id),
-          eq(instruments.studyId, participant.studyId),
-          eq(instruments.instrumentType, CLINICIAN_TYPE),
-        ),
-      )
-      .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id));
-
-    const openQuery = ctx.db
-      .select({ instrument: instruments, instance: instrumentInstances })
-      .from(instrumentInstances)
-      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
-      .where(
-        and(
-          eq(instrumentInstances.participantId, participant.id),
-          eq(instruments.studyId, participant.studyId),
-          eq(instruments.instrumentType, CLINICIAN_TYPE),
-          isOpenInstance(new Date()),
-        ),
-      )
-      .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
-    const [submitted, open] = await Promise.all([submittedQuery, openQuery]);
-
-    return {
-      instruments: {
-        completed: submitted.map(({ submission, instrument, completerName }) => ({
-          submission_id: submission.id,
-          instrument_id: instrument.id,
-          name: instrument.displayName,
-          instance_id: submission.instanceId,
-          completion: submission.completedAt.toISOString(),
-          completed_by: completerName,
-          version_number: submission.versionNumber,
-          scores: storedScores(submission.scores),
-        })),
-        pending: open.map(({ instrument, instance }) => ({
-          instrument_id: instrument.id,
-          name: instrument.displayName,
-          instance_id: instance.id,
-          start_date: instance.startDate.toISOString(),
-          expiration: instance.expiration?.toISOString() ?? null,
-          permissions: instrument.permissions,
-          url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
-        })),
-      },
-    };
-  });
+      };
+    },
+    { sessionCheckedByRead: true },
+  );
 }
 
 /** The scores column as the contract's shape; anything unreadable is left out, never a 500. */

@@ -11,7 +11,7 @@ import {
   instrumentUrl,
   type FormsListResponse,
 } from "../../../core/contracts/instrument-lists.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
   loadParticipantInstances,
@@ -22,27 +22,42 @@ import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 const FORM_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 
 export function formsListRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerCall(app, listFormsCall, async (request): Promise<FormsListResponse> => {
-    const { user } = requireSession(request);
-    const { participantId } = request.params;
-    const { study_id } = request.query;
-    const participant = await requireParticipantInStudy(ctx.db, user.id, participantId, study_id);
-    const delivered = await loadParticipantInstances(ctx.db, participantId, participant.studyId, FORM_TYPES);
-    // A retired instrument's open deliveries are no longer to do; what was completed stays.
-    const rows = delivered.filter(({ instrument, instance }) => !instrument.retiredAt || instance.completion);
-    return {
-      instruments: rows.map(({ instrument, instance, completerName }) => ({
-        name: instrument.displayName,
-        type: instrumentType.parse(instrument.instrumentType),
-        instrument_id: instrument.id,
-        instance_id: instance.id,
-        deployed: instance.startDate.toISOString(),
-        expiration: instance.expiration?.toISOString() ?? null,
-        completed: instance.completion?.toISOString() ?? null,
-        completedBy: instance.completion ? (completerName ?? null) : null,
-        permissions: instrument.permissions,
-        url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
-      })),
-    };
-  });
+  registerCall(
+    app,
+    listFormsCall,
+    async (request): Promise<FormsListResponse> => {
+      const claims = unconfirmedClaims(request);
+      const { participantId } = request.params;
+      const { study_id } = request.query;
+      // The access check and the read at once, beside the session check: nothing is answered
+      // unless both checks hold. Without study_id the read waits for the participant's study.
+      const [participant, inStudy] = await alongsideSessionCheck(request, [
+        requireParticipantInStudy(ctx.db, claims.id, participantId, study_id),
+        study_id === undefined
+          ? undefined
+          : loadParticipantInstances(ctx.db, participantId, study_id, FORM_TYPES),
+      ]);
+      const delivered =
+        inStudy ?? (await loadParticipantInstances(ctx.db, participantId, participant.studyId, FORM_TYPES));
+      // A retired instrument's open deliveries are no longer to do; what was completed stays.
+      const rows = delivered.filter(
+        ({ instrument, instance }) => !instrument.retiredAt || instance.completion,
+      );
+      return {
+        instruments: rows.map(({ instrument, instance, completerName }) => ({
+          name: instrument.displayName,
+          type: instrumentType.parse(instrument.instrumentType),
+          instrument_id: instrument.id,
+          instance_id: instance.id,
+          deployed: instance.startDate.toISOString(),
+          expiration: instance.expiration?.toISOString() ?? null,
+          completed: instance.completion?.toISOString() ?? null,
+          completedBy: instance.completion ? (completerName ?? null) : null,
+          permissions: instrument.permissions,
+          url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+        })),
+      };
+    },
+    { sessionCheckedByRead: true },
+  );
 }
