@@ -47,6 +47,12 @@ const envSchema = z
      */
     SEED: z.enum(["demo", "none"]).optional(),
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+    /**
+     * The nice value (0 to 19) of the threads that hash passwords: 10 by default, so that a wave
+     * of sign-ins takes the CPU the calls of clinicians at work leave (server/auth/password-threads.ts);
+     * 0 gives them the server's own priority.
+     */
+    PASSWORD_HASH_NICE: z.coerce.number().int().min(0).max(19).default(10),
     LOGIN_WINDOW_S: z.coerce
       .number()
       .int()

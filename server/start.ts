@@ -2,6 +2,7 @@
  * Opens the database, migrates, seeds on request, and builds the app: shared by `npm start`
  * and the tests, so both run the same start-up.
  */
+import { setPasswordHashNice } from "./auth/password-threads.ts";
 import { eq } from "drizzle-orm";
 import { loadSigningSecret, createTokenSigner } from "./auth/tokens.ts";
 import { buildApp } from "./app.ts";
@@ -28,6 +29,7 @@ export const FIRST_ADMINISTRATOR_HINT =
   "No user yet. Create the first administrator with: npm run clinro -- admin create --email E --name N";
 
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
+  setPasswordHashNice(env.PASSWORD_HASH_NICE);
   const handle = await openDatabase(database);
   const seed = seedChoice(env);
   // Under the start-up lock: of servers starting together on one empty database, one seeds and

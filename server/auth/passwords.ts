@@ -2,14 +2,18 @@
  * Password hashing with argon2id. Verifying against a fixed dummy hash when the user does not
  * exist keeps the answer time the same for unknown and known usernames.
  */
-import { hash, verify } from "@node-rs/argon2";
+import { onPasswordThread } from "./password-threads.ts";
 
 // Algorithm.Argon2id is a const enum, which isolated modules cannot inline.
 const ARGON2ID = 2;
 const HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, HASH_OPTIONS);
+  return onPasswordThread<string>({ op: "hash", password, options: HASH_OPTIONS });
+}
+
+function verify(hashed: string, password: string) {
+  return onPasswordThread<boolean>({ op: "verify", hashed, password });
 }
 
 /**
