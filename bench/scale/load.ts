@@ -28,7 +28,7 @@
  * (it shares the 2 cores with the servers and PostgreSQL).
  */
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
@@ -272,6 +272,10 @@ type Stats = {
   samples: string[];
   /** Per server: every call's latency, for a p95 of each. */
   byServer: number[][];
+  /** Every call: when it was made (ms from the run's start) and how long it took. */
+  timeline: { name: CallName; at: number; ms: number }[];
+  /** The run's start (performance.now()), set when the clinicians start. */
+  start: number;
 };
 
 function newStats(servers: number): Stats {
@@ -280,6 +284,8 @@ function newStats(servers: number): Stats {
     errors: new Map(CALLS.map((name) => [name, 0])),
     samples: [],
     byServer: Array.from({ length: servers }, () => []),
+    timeline: [],
+    start: 0,
   };
 }
 
@@ -309,6 +315,7 @@ async function timed(
   const elapsed = performance.now() - started;
   stats.latencies.get(name)!.push(elapsed);
   stats.byServer[server]!.push(elapsed);
+  stats.timeline.push({ name, at: started - stats.start, ms: elapsed });
   if (response.status !== expected) {
     throw failed(stats, name, `${response.status} ${Buffer.from(body).toString("utf8").slice(0, 200)}`);
   }
@@ -575,18 +582,58 @@ async function cpuSeconds(pid: number) {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-type MemorySample = { at: number; rss: number[]; cpu: number[] };
+/**
+ * The machine's CPU so far (/proc/stat): busy, stolen and all clock ticks of every core. Steal is
+ * the time a virtual machine's cores waited for the host: the same bench on the same kind of
+ * machine runs at another speed when the host is busy, and steal says so.
+ */
+async function machineTicks() {
+  const line = (await readFile("/proc/stat", "utf8")).split("\n")[0]!;
+  const ticks = line.trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: idle, iowait and steal are not busy.
+  const all = ticks.slice(0, 8).reduce((sum, value) => sum + value, 0);
+  return { busy: all - ticks[3]! - ticks[4]! - ticks[7]!, steal: ticks[7]!, all };
+}
+
+/** Every PostgreSQL process's CPU so far, in seconds, by pid (backends come and go). */
+async function postgresCpu() {
+  const byPid = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const comm = await readFile(`/proc/${entry}/comm`, "utf8").catch(() => "");
+    if (comm.trim() !== "postgres") continue;
+    const seconds = await cpuSeconds(Number(entry)).catch(() => Number.NaN);
+    if (Number.isFinite(seconds)) byPid.set(Number(entry), seconds);
+  }
+  return byPid;
+}
+
+type MemorySample = {
+  at: number;
+  rss: number[];
+  cpu: number[];
+  machine: { busy: number; steal: number; all: number };
+  postgres: Map<number, number>;
+};
 
 function startSampling(pids: readonly number[], start: number) {
   const samples: MemorySample[] = [];
   const sample = async () => {
     const rss = await Promise.all(pids.map((pid) => residentKiB(pid).catch(() => Number.NaN)));
     const cpu = await Promise.all(pids.map((pid) => cpuSeconds(pid).catch(() => Number.NaN)));
-    samples.push({ at: (performance.now() - start) / 1000, rss, cpu });
+    const [machine, postgres] = await Promise.all([machineTicks(), postgresCpu()]);
+    samples.push({ at: (performance.now() - start) / 1000, rss, cpu, machine, postgres });
   };
   void sample();
   const timer = setInterval(() => void sample(), SAMPLE_S * 1000);
   return { samples, stop: () => clearInterval(timer) };
+}
+
+/** PostgreSQL's CPU seconds between two samples: each process's growth, a new one's whole time. */
+function postgresCpuBetween(from: MemorySample, to: MemorySample) {
+  let seconds = 0;
+  for (const [pid, now] of to.postgres) seconds += now - (from.postgres.get(pid) ?? 0);
+  return seconds;
 }
 
 const median = (values: readonly number[]) => {
@@ -670,6 +717,7 @@ try {
   console.log(`servers: ${urls.join(", ")} (pids ${servers.map((server) => server.child.pid).join(", ")})`);
   const stats = newStats(servers.length);
   const start = performance.now();
+  stats.start = start;
   const startEpoch = Date.now();
   // The client's own waits: its event loop's delays and its CPU, to read its latencies by.
   const loopDelay = monitorEventLoopDelay({ resolution: 20 });
@@ -729,6 +777,67 @@ try {
   console.log(
     `  every call but sign-in ${String(allButSignIn.length).padStart(4)} ${ms(percentile(allButSignIn, 50))} ${ms(percentile(allButSignIn, 95))} ${ms(percentile(allButSignIn, 99))} ${ms(allButSignIn.at(-1) ?? Number.NaN)}`,
   );
+  // The waves against the rest: every call made before the last sign-in was answered, and after.
+  const signIns = stats.timeline.filter((entry) => entry.name === "sign in");
+  const wavesEnd = Math.max(0, ...signIns.map((entry) => entry.at + entry.ms));
+  console.log(
+    `\n  split at ${(wavesEnd / 1000).toFixed(0)} s, when the last sign-in was answered: p95 (ms) of the calls made ` +
+      `while the waves were signing in, and after (target ${TARGET_P95_MS})`,
+  );
+  console.log("  call                  during: count     p95    after: count     p50     p95     p99");
+  for (const name of [...CALLS.filter((call) => call !== "sign in"), "every call but sign-in"] as const) {
+    const of = (during: boolean) =>
+      stats.timeline
+        .filter(
+          (entry) => entry.name !== "sign in" && (name === "every call but sign-in" || entry.name === name),
+        )
+        .filter((entry) => entry.at < wavesEnd === during)
+        .map((entry) => entry.ms)
+        .sort((a, b) => a - b);
+    const during = of(true);
+    const after = of(false);
+    console.log(
+      `  ${name.padEnd(22)} ${String(during.length).padStart(13)} ${ms(percentile(during, 95))} ${String(after.length).padStart(13)} ` +
+        `${ms(percentile(after, 50))} ${ms(percentile(after, 95))} ${ms(percentile(after, 99))} ${after.length === 0 ? "-" : percentile(after, 95) <= TARGET_P95_MS ? "met" : "MISSED"}`,
+    );
+  }
+  // A line a minute: the calls, their p95, and where the machine's CPU went.
+  console.log(
+    "\n  minute   calls  p95 (ms)  sign-ins  sign-in p95   machine busy / stolen  PostgreSQL CPU  servers CPU (% of one core)",
+  );
+  for (let minute = 0; minute * 60 < elapsed; minute++) {
+    const from = minute * 60_000;
+    const to = from + 60_000;
+    const inMinute = stats.timeline.filter((entry) => entry.at >= from && entry.at < to);
+    const calls = inMinute
+      .filter((entry) => entry.name !== "sign in")
+      .map((entry) => entry.ms)
+      .sort((a, b) => a - b);
+    const signs = inMinute
+      .filter((entry) => entry.name === "sign in")
+      .map((entry) => entry.ms)
+      .sort((a, b) => a - b);
+    const near = (seconds: number) =>
+      memory.samples.reduce<MemorySample | undefined>(
+        (best, sample) =>
+          !best || Math.abs(sample.at - seconds) < Math.abs(best.at - seconds) ? sample : best,
+        undefined,
+      );
+    const first = near(from / 1000);
+    const last = near(Math.min(to / 1000, elapsed));
+    if (!first || !last || last === first) continue;
+    const wall = last.at - first.at;
+    const ticks = last.machine.all - first.machine.all;
+    const machine = (last.machine.busy - first.machine.busy) / ticks;
+    const stolen = (last.machine.steal - first.machine.steal) / ticks;
+    const serverCpu = last.cpu.map((value, index) => (value - first.cpu[index]!) / wall);
+    console.log(
+      `  ${String(minute).padStart(6)} ${String(calls.length).padStart(7)} ${ms(percentile(calls, 95))}   ${String(signs.length).padStart(7)} ` +
+        `${ms(percentile(signs, 95))}      ${`${(machine * 100).toFixed(0)} % / ${(stolen * 100).toFixed(0)} %`.padStart(20)}  ` +
+        `${`${((postgresCpuBetween(first, last) / wall) * 100).toFixed(0)} %`.padStart(14)}  ` +
+        `${serverCpu.map((value) => `${(value * 100).toFixed(0)} %`).join(" + ")}`,
+    );
+  }
   loopDelay.disable();
   const clientCpuS = (() => {
     const used = process.cpuUsage(clientCpu);

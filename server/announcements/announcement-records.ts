@@ -6,11 +6,12 @@
  * - a user may write to a study when they are its clinical coordinator (role 16), or an
  *   administrator holding a permission in it; to one site of it when that site is also theirs.
  */
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql, type Placeholder } from "drizzle-orm";
 import type { Announcement } from "../../core/contracts/announcements.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import { USER_ADMIN_ROLES } from "../../core/contracts/users.ts";
 import type { Database, Transaction } from "../db/client.ts";
+import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import {
   announcementReads,
   announcements,
@@ -25,7 +26,7 @@ import { HttpError } from "../http/errors.ts";
 type Executor = Database | Transaction;
 
 /** The condition "this announcement is addressed to the user" (study permission, and site when set). */
-function addressedTo(userId: number) {
+function addressedTo(userId: number | Placeholder) {
   return and(
     sql`exists (select 1 from ${studyPermissions} where ${studyPermissions.userId} = ${userId} and ${studyPermissions.studyId} = ${announcements.studyId})`,
     or(
@@ -35,13 +36,14 @@ function addressedTo(userId: number) {
   );
 }
 
-/** The user's announcements, newest id first, with their read state. */
-export async function listAnnouncementsFor(
-  db: Executor,
-  userId: number,
-  onlyId?: number,
-): Promise<Announcement[]> {
-  const rows = await db
+/**
+ * The user's announcements (or the one of onlyId), newest id first, with their read state. The
+ * inbox is asked at every sign-in: a prepared statement per database, one for the list and one
+ * for a single announcement.
+ */
+const preparedInboxes = preparedPerDatabase((db: Executor, shape: string) => {
+  const userId = sql.placeholder("userId");
+  return db
     .select({
       id: announcements.id,
       sentAt: announcements.sentAt,
@@ -62,8 +64,19 @@ export async function listAnnouncementsFor(
       announcementReads,
       and(eq(announcementReads.announcementId, announcements.id), eq(announcementReads.userId, userId)),
     )
-    .where(and(addressedTo(userId), onlyId === undefined ? undefined : eq(announcements.id, onlyId)))
-    .orderBy(desc(announcements.id));
+    .where(
+      and(addressedTo(userId), shape === "one" ? eq(announcements.id, sql.placeholder("onlyId")) : undefined),
+    )
+    .orderBy(desc(announcements.id))
+    .prepare(`announcement_inbox_${shape}`);
+});
+
+export async function listAnnouncementsFor(
+  db: Executor,
+  userId: number,
+  onlyId?: number,
+): Promise<Announcement[]> {
+  const rows = await preparedInboxes(db, onlyId === undefined ? "all" : "one").execute({ userId, onlyId });
   return rows.map((row) => ({
     id: row.id,
     sent: row.sentAt.toISOString(),

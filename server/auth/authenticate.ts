@@ -3,6 +3,7 @@
  * user's last password change and every token of a deactivated user, and attaches the signed-in
  * user to the request.
  */
+import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { and, eq, exists, isNull, notExists, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/client.ts";
@@ -40,19 +41,12 @@ export function sessionRowSelect(db: Database, userId: number | Placeholder, jti
 }
 
 /** Built once per database: every authenticated call runs it, and building costs more than it. */
-const preparedSessionRows = new WeakMap<Database, ReturnType<typeof prepareSessionRows>>();
-
-function prepareSessionRows(db: Database) {
-  return sessionRowSelect(db, sql.placeholder("userId"), sql.placeholder("jti")).prepare("session_row");
-}
+const preparedSessionRows = preparedPerDatabase((db) =>
+  sessionRowSelect(db, sql.placeholder("userId"), sql.placeholder("jti")).prepare("session_row"),
+);
 
 function sessionRows(db: Database, userId: number, jti: string) {
-  let prepared = preparedSessionRows.get(db);
-  if (!prepared) {
-    prepared = prepareSessionRows(db);
-    preparedSessionRows.set(db, prepared);
-  }
-  return prepared.execute({ userId, jti });
+  return preparedSessionRows(db).execute({ userId, jti });
 }
 
 /** The bearer token and its claims, from its signature alone: no database is asked. */

@@ -4,8 +4,10 @@
  * checked first: the participant's study and site must be named in the user's permissions, and a
  * study_id given in the query must be the participant's study. Every refusal is the same 403.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import type { Database } from "../db/client.ts";
+import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { instrumentInstances, instruments, users } from "../db/schema.ts";
 import { findAccessibleParticipant } from "../participants/participant-access.ts";
 import { participantForbidden } from "../participants/site-access.ts";
@@ -23,13 +25,12 @@ export async function requireParticipantInStudy(
   return participant;
 }
 
-export async function loadParticipantInstances(
-  db: Database,
-  participantId: number,
-  studyId: number,
-  types: string[],
-) {
-  return db
+/** The deliveries the two list calls show: clinician-rated instruments and announcements. */
+export const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
+
+/** Asked at every participant opened: prepared once per database. */
+const preparedInstances = preparedPerDatabase((db) =>
+  db
     .select({
       instrument: instruments,
       instance: instrumentInstances,
@@ -40,10 +41,16 @@ export async function loadParticipantInstances(
     .leftJoin(users, eq(users.id, instrumentInstances.whoCompleted))
     .where(
       and(
-        eq(instrumentInstances.participantId, participantId),
-        eq(instruments.studyId, studyId),
-        inArray(instruments.instrumentType, types),
+        eq(instrumentInstances.participantId, sql.placeholder("participantId")),
+        eq(instruments.studyId, sql.placeholder("studyId")),
+        inArray(instruments.instrumentType, LISTED_TYPES),
       ),
     )
-    .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
+    .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
+    .prepare("participant_instances"),
+);
+
+/** The participant's deliveries of LISTED_TYPES in the study, oldest first. */
+export function loadParticipantInstances(db: Database, participantId: number, studyId: number) {
+  return preparedInstances(db).execute({ participantId, studyId });
 }

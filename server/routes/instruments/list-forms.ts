@@ -17,9 +17,6 @@ import {
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
-import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
-
-const FORM_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 
 export function formsListRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -33,12 +30,10 @@ export function formsListRoutes(app: FastifyInstance, ctx: AppContext) {
       // unless both checks hold. Without study_id the read waits for the participant's study.
       const [participant, inStudy] = await alongsideSessionCheck(request, [
         requireParticipantInStudy(ctx.db, claims.id, participantId, study_id),
-        study_id === undefined
-          ? undefined
-          : loadParticipantInstances(ctx.db, participantId, study_id, FORM_TYPES),
+        study_id === undefined ? undefined : loadParticipantInstances(ctx.db, participantId, study_id),
       ]);
       const delivered =
-        inStudy ?? (await loadParticipantInstances(ctx.db, participantId, participant.studyId, FORM_TYPES));
+        inStudy ?? (await loadParticipantInstances(ctx.db, participantId, participant.studyId));
       // A retired instrument's open deliveries are no longer to do; what was completed stays.
       const rows = delivered.filter(
         ({ instrument, instance }) => !instrument.retiredAt || instance.completion,

@@ -19,9 +19,6 @@ import {
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
-import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
-
-const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 
 export function instancesListRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -35,7 +32,7 @@ export function instancesListRoutes(app: FastifyInstance, ctx: AppContext) {
       // unless both checks hold.
       const [, delivered] = await alongsideSessionCheck(request, [
         requireParticipantInStudy(ctx.db, claims.id, participantId, study_id),
-        loadParticipantInstances(ctx.db, participantId, study_id, LISTED_TYPES),
+        loadParticipantInstances(ctx.db, participantId, study_id),
       ]);
       // A retired instrument's open deliveries are no longer to do; what was completed stays.
       const rows = delivered.filter(

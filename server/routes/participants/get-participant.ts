@@ -14,6 +14,7 @@ import type { ParticipantResponse } from "../../../core/contracts/participant.ts
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants, sitePermissions, studies, studyPermissions } from "../../db/schema.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
 import { clinicianDeliveryCounts, participantAnswer } from "../../participants/participant-record.ts";
@@ -50,7 +51,7 @@ function prepareParticipantHome(db: Database) {
 }
 
 /** Built once per database: building the query costs about what running it does. */
-const preparedParticipantHomes = new WeakMap<Database, ReturnType<typeof prepareParticipantHome>>();
+const preparedParticipantHomes = preparedPerDatabase(prepareParticipantHome);
 
 export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -59,12 +60,7 @@ export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request): Promise<ParticipantResponse> => {
       const claims = unconfirmedClaims(request);
       const { studyId, siteId, participantId } = request.params;
-      let prepared = preparedParticipantHomes.get(ctx.db);
-      if (!prepared) {
-        prepared = prepareParticipantHome(ctx.db);
-        preparedParticipantHomes.set(ctx.db, prepared);
-      }
-      const [row] = await prepared.execute({
+      const [row] = await preparedParticipantHomes(ctx.db).execute({
         userId: claims.id,
         tokenVersion: claims.ver,
         jti: claims.jti,

@@ -19,6 +19,8 @@ import {
 } from "../../../core/contracts/participant-list.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import type { Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
@@ -102,14 +104,61 @@ export function decodeCursor(
 }
 
 /** The rows after the cursor's key in the list's order: one row comparison on the index's columns. */
-function afterKey(sort: ParticipantListSort, order: ParticipantListOrder, key: SortKey): SQL {
-  const columns = sql.join(KEY_COLUMNS[sort](), sql`, `);
+function afterKey(sort: ParticipantListSort, order: ParticipantListOrder): SQL {
+  const columns = KEY_COLUMNS[sort]();
   const values = sql.join(
-    key.map((value) => sql`${value}`),
+    columns.map((_, index) => sql`${sql.placeholder(`key${index}`)}`),
     sql`, `,
   );
-  return order === "asc" ? sql`(${columns}) > (${values})` : sql`(${columns}) < (${values})`;
+  const key = sql.join(columns, sql`, `);
+  return order === "asc" ? sql`(${key}) > (${values})` : sql`(${key}) < (${values})`;
 }
+
+/**
+ * The session check and the site access rule, held in the page's own SQL and the count's: the
+ * list answers nothing unless both hold.
+ */
+function allowedRows(db: Database) {
+  const userId = sql.placeholder("userId");
+  const studyId = sql.placeholder("studyId");
+  const siteId = sql.placeholder("siteId");
+  return and(
+    eq(participants.studyId, studyId),
+    eq(participants.siteId, siteId),
+    sessionHolds(db, userId, sql.placeholder("tokenVersion"), sql.placeholder("jti")),
+    exists(siteAccess(db, userId, studyId, siteId)),
+  );
+}
+
+type PageShape = `${ParticipantListSort} ${ParticipantListOrder} ${"first" | "after"}`;
+
+/** One prepared page per sort, order and first-or-next page, per database. */
+const preparedPages = preparedPerDatabase((db, shape) => {
+  const [sort, order, page] = shape.split(" ") as [ParticipantListSort, ParticipantListOrder, string];
+  const allowed = allowedRows(db);
+  const direction = order === "asc" ? asc : desc;
+  return db
+    .select({
+      id: participants.id,
+      fname: participants.fname,
+      lname: participants.lname,
+      subject_id: participants.subjectId,
+      date_of_birth: participants.dateOfBirth,
+      enrolledAt: participants.enrolledAt,
+      lowerLname: sql<string>`lower(${participants.lname})`,
+      lowerFname: sql<string>`lower(${participants.fname})`,
+    })
+    .from(participants)
+    .where(page === "after" ? and(allowed, afterKey(sort, order)) : allowed)
+    .orderBy(...KEY_COLUMNS[sort]().map((column) => direction(column)))
+    .limit(sql.placeholder("limit"))
+    .prepare(`participant_list_${shape.replaceAll(" ", "_")}`);
+});
+
+/** The count reads the whole site's index: asked once, with the first page. */
+const preparedCounts = preparedPerDatabase((db) =>
+  db.select({ total: count() }).from(participants).where(allowedRows(db)).prepare("participant_list_count"),
+);
 
 export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -122,41 +171,27 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
       // The cursor is checked before the database is asked anything: bad input is a 400 whoever asks.
       const after = cursor === undefined ? undefined : decodeCursor(cursor, sort, order);
 
-      // The session check and the site access rule are held in the page's own SQL (and the
-      // count's), which run at once: one round trip where four ran one after another.
-      const allowed = and(
-        eq(participants.studyId, studyId),
-        eq(participants.siteId, siteId),
-        sessionHolds(ctx.db, claims.id, claims.ver, claims.jti),
-        exists(siteAccess(ctx.db, claims.id, studyId, siteId)),
-      );
-      const direction = order === "asc" ? asc : desc;
-      // One row more than the page: whether there is a next page, without counting.
-      const pageRows = ctx.db
-        .select({
-          id: participants.id,
-          fname: participants.fname,
-          lname: participants.lname,
-          subject_id: participants.subjectId,
-          date_of_birth: participants.dateOfBirth,
-          enrolledAt: participants.enrolledAt,
-          lowerLname: sql<string>`lower(${participants.lname})`,
-          lowerFname: sql<string>`lower(${participants.fname})`,
-        })
-        .from(participants)
-        .where(after ? and(allowed, afterKey(sort, order, after)) : allowed)
-        .orderBy(...KEY_COLUMNS[sort]().map((column) => direction(column)))
-        .limit(limit + 1);
-      // The count reads the whole site's index: asked once, with the first page.
-      const counted =
+      // The page and the count at once, each holding the session and access checks: one round
+      // trip where four ran one after another.
+      const parameters = {
+        userId: claims.id,
+        tokenVersion: claims.ver,
+        jti: claims.jti,
+        studyId,
+        siteId,
+        // One row more than the page: whether there is a next page, without counting.
+        limit: limit + 1,
+        ...Object.fromEntries((after ?? []).map((value, index) => [`key${index}`, value])),
+      };
+      const shape: PageShape = `${sort} ${order} ${after ? "after" : "first"}`;
+      const [rows, total] = await Promise.all([
+        preparedPages(ctx.db, shape).execute(parameters),
         after === undefined
-          ? ctx.db
-              .select({ total: count() })
-              .from(participants)
-              .where(allowed)
+          ? preparedCounts(ctx.db)
+              .execute(parameters)
               .then((result) => result[0]?.total ?? 0)
-          : Promise.resolve(null);
-      const [rows, total] = await Promise.all([pageRows, counted]);
+          : Promise.resolve(null),
+      ]);
       if (rows.length === 0) {
         // Nothing found: a session that no longer holds (its 401 first), a site that is not the
         // user's (403), or a site with no participants (after the cursor).

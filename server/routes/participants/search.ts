@@ -19,6 +19,7 @@ import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/au
 import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants } from "../../db/schema.ts";
 import { canReadSite, siteAccess, siteForbidden } from "../../participants/site-access.ts";
 
@@ -98,7 +99,7 @@ export function participantSearchSelect(
  * One prepared query per shape of the text (how many words, which of them short), per database:
  * building the query costs about as much CPU as running a selective search.
  */
-const preparedSearches = new WeakMap<Database, Map<string, ReturnType<typeof prepareSearch>>>();
+const preparedSearches = preparedPerDatabase(prepareSearch);
 
 /** "lls": three words, the last one short. */
 const shapeOf = (words: SearchWord[]) => words.map((word) => (word.indexed ? "l" : "s")).join("");
@@ -131,17 +132,7 @@ function searchRows(
 ) {
   const words = searchPatterns(searchValue);
   const shape = shapeOf(words);
-  let byShape = preparedSearches.get(db);
-  if (!byShape) {
-    byShape = new Map();
-    preparedSearches.set(db, byShape);
-  }
-  let prepared = byShape.get(shape);
-  if (!prepared) {
-    prepared = prepareSearch(db, shape);
-    byShape.set(shape, prepared);
-  }
-  return prepared.execute({
+  return preparedSearches(db, shape).execute({
     userId: claims.id,
     tokenVersion: claims.ver,
     jti: claims.jti,
