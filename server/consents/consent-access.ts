@@ -30,16 +30,22 @@ export function notOfferedForbidden() {
   );
 }
 
-/** The consent, when it exists and its study is one of the user's (404 / 403 otherwise). */
+/**
+ * The consent, when it exists and its study is one of the user's (404 / 403 otherwise): one
+ * round trip, the user's permission in its study read beside it.
+ */
 export async function requireConsent(db: Executor, userId: number, consentId: number) {
-  const [consent] = await db.select().from(consents).where(eq(consents.id, consentId));
-  if (!consent) throw consentNotFound(consentId);
-  const [permission] = await db
-    .select({ role: studyPermissions.role })
-    .from(studyPermissions)
-    .where(and(eq(studyPermissions.userId, userId), eq(studyPermissions.studyId, consent.studyId)));
-  if (!permission) throw consentForbidden();
-  return { consent, role: permission.role };
+  const [row] = await db
+    .select({ consent: consents, role: studyPermissions.role })
+    .from(consents)
+    .leftJoin(
+      studyPermissions,
+      and(eq(studyPermissions.studyId, consents.studyId), eq(studyPermissions.userId, userId)),
+    )
+    .where(eq(consents.id, consentId));
+  if (!row) throw consentNotFound(consentId);
+  if (row.role === null) throw consentForbidden();
+  return { consent: row.consent, role: row.role };
 }
 
 /**

@@ -21,6 +21,21 @@ export async function canReadSite(db: Database, userId: number, studyId: number,
   return row !== undefined;
 }
 
+/** The sites the user may read, with their study: the rule's joins. */
+function readableSites(db: Database, userId: number | Placeholder) {
+  return db
+    .select({ siteId: sites.id, studyId: sites.studyId })
+    .from(sites)
+    .innerJoin(
+      studyPermissions,
+      and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
+    )
+    .innerJoin(
+      sitePermissions,
+      and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, userId)),
+    );
+}
+
 /**
  * The rule as a query: one row when the user may read the site. A query that answers only what
  * the user may read can hold it as `exists(siteAccess(...))` and save a round trip.
@@ -31,13 +46,14 @@ export function siteAccess(
   studyId: number | Placeholder,
   siteId: number | Placeholder,
 ) {
-  return db
-    .select({ siteId: sites.id })
-    .from(sites)
-    .innerJoin(
-      studyPermissions,
-      and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
-    )
-    .innerJoin(sitePermissions, and(eq(sitePermissions.siteId, sites.id), eq(sitePermissions.userId, userId)))
-    .where(and(eq(sites.id, siteId), eq(sites.studyId, studyId)));
+  return readableSites(db, userId).where(and(eq(sites.id, siteId), eq(sites.studyId, studyId)));
+}
+
+/**
+ * The study of a site the user may read, or undefined: the rule for a site whose study the call
+ * learns at the same time (a consent's), compared once both are read.
+ */
+export async function readableSiteStudy(db: Database, userId: number, siteId: number) {
+  const [row] = await readableSites(db, userId).where(eq(sites.id, siteId));
+  return row?.studyId;
 }

@@ -8,13 +8,15 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
 import { errorBody } from "../../core/contracts/errors.ts";
-import { participants, users } from "../../server/db/schema.ts";
+import { consents, participants, users } from "../../server/db/schema.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 
 describeOnEachDatabase("read calls that check the session beside their reads", (api) => {
   let readable = 0;
   /** A participant of study 103, which staff1 has no role in. */
   let unreadable = 0;
+  /** A consent of study 101 (asked for site 1011, staff1's, and 1031, of study 103). */
+  let consentOf101 = 0;
   /** Each call for a participant, site or study of staff1's, and for one that is not theirs. */
   const calls = () => [
     [
@@ -39,6 +41,14 @@ describeOnEachDatabase("read calls that check the session beside their reads", (
       "/control/clinro/me/announcement_instruments?study_id=103",
     ],
     ["/control/participants/me/announcements", "/control/participants/me/announcements"],
+    [
+      "/control/v2/clinro/me/consents?study_id=101&site_id=1011",
+      "/control/v2/clinro/me/consents?study_id=103",
+    ],
+    [
+      `/control/v2/clinro/me/consents/${consentOf101}?site_id=1011`,
+      `/control/v2/clinro/me/consents/${consentOf101}?site_id=1031`,
+    ],
   ];
 
   beforeAll(async () => {
@@ -54,6 +64,11 @@ describeOnEachDatabase("read calls that check the session beside their reads", (
       .limit(1);
     readable = mine!.id;
     unreadable = theirs!.id;
+    const consentOf = async (studyId: number) =>
+      (
+        await api.db.select({ id: consents.id }).from(consents).where(eq(consents.studyId, studyId)).limit(1)
+      )[0]!.id;
+    consentOf101 = await consentOf(101);
   });
 
   it("answers them while the session holds: 200 for what the user may read, 403 for the rest", async () => {

@@ -16,73 +16,83 @@ import {
   type ConsentParticipantsResponse,
 } from "../../../core/contracts/consent-schemas.ts";
 import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../../core/contracts/consents.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { consentParticipants, participants, sitePermissions, sites } from "../../db/schema.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { canReadSite, siteForbidden } from "../../participants/site-access.ts";
+import { readableSiteStudy, siteForbidden } from "../../participants/site-access.ts";
 
 export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerCall(app, consentParticipantsCall, async (request): Promise<ConsentParticipantsResponse> => {
-    const { user } = requireSession(request);
-    const { consentId } = request.params;
-    const { site_id: siteId } = request.query;
-    const { consent } = await requireConsent(ctx.db, user.id, consentId);
-    let siteIds: number[];
-    if (siteId !== undefined) {
-      if (!(await canReadSite(ctx.db, user.id, consent.studyId, siteId))) throw siteForbidden();
-      siteIds = [siteId];
-    } else {
-      siteIds = await permittedSitesOfStudy(ctx.db, user.id, consent.studyId);
-      if (siteIds.length === 0) throw siteForbidden();
-    }
-    const rows = await ctx.db
-      .select({
-        id: participants.id,
-        firstname: participants.fname,
-        lastname: participants.lname,
-        subjectId: participants.subjectId,
-        email: participants.email,
-        status: consentParticipants.status,
-        version: consentParticipants.version,
-      })
-      .from(consentParticipants)
-      .innerJoin(participants, eq(participants.id, consentParticipants.participantId))
-      .where(
-        and(
-          eq(consentParticipants.consentId, consent.id),
-          eq(participants.studyId, consent.studyId),
-          inArray(participants.siteId, siteIds),
-        ),
-      )
-      .orderBy(asc(participants.id));
-    // Sorted here, not by the database: PGlite and PostgreSQL collate accents differently.
-    const sorted: ConsentParticipant[] = rows
-      .map((row) => ({
+  registerCall(
+    app,
+    consentParticipantsCall,
+    async (request): Promise<ConsentParticipantsResponse> => {
+      const claims = unconfirmedClaims(request);
+      const { consentId } = request.params;
+      const { site_id: siteId } = request.query;
+      // The session, the consent and the named site at once (refused in that order): the site's
+      // study is read with it and must be the consent's.
+      const [{ consent }, siteStudyId] = await alongsideSessionCheck(request, [
+        requireConsent(ctx.db, claims.id, consentId),
+        siteId === undefined ? undefined : readableSiteStudy(ctx.db, claims.id, siteId),
+      ]);
+      let siteIds: number[];
+      if (siteId !== undefined) {
+        if (siteStudyId !== consent.studyId) throw siteForbidden();
+        siteIds = [siteId];
+      } else {
+        siteIds = await permittedSitesOfStudy(ctx.db, claims.id, consent.studyId);
+        if (siteIds.length === 0) throw siteForbidden();
+      }
+      const rows = await ctx.db
+        .select({
+          id: participants.id,
+          firstname: participants.fname,
+          lastname: participants.lname,
+          subjectId: participants.subjectId,
+          email: participants.email,
+          status: consentParticipants.status,
+          version: consentParticipants.version,
+        })
+        .from(consentParticipants)
+        .innerJoin(participants, eq(participants.id, consentParticipants.participantId))
+        .where(
+          and(
+            eq(consentParticipants.consentId, consent.id),
+            eq(participants.studyId, consent.studyId),
+            inArray(participants.siteId, siteIds),
+          ),
+        )
+        .orderBy(asc(participants.id));
+      // Sorted here, not by the database: PGlite and PostgreSQL collate accents differently.
+      const sorted: ConsentParticipant[] = rows
+        .map((row) => ({
+          consent_id: consent.id,
+          consent_participant_status: consentParticipantStatus.parse(row.status),
+          consent_version: row.version,
+          email: row.email ?? null,
+          id: row.id,
+          firstname: row.firstname,
+          lastname: row.lastname,
+          subject_id: row.subjectId,
+        }))
+        .sort(compareParticipantNames);
+      const groups = CONSENT_PARTICIPANT_STATUSES.map((status) => ({
+        status,
+        participants: sorted.filter((participant) => participant.consent_participant_status === status),
+      })).filter((group) => group.participants.length > 0);
+      return {
         consent_id: consent.id,
-        consent_participant_status: consentParticipantStatus.parse(row.status),
-        consent_version: row.version,
-        email: row.email ?? null,
-        id: row.id,
-        firstname: row.firstname,
-        lastname: row.lastname,
-        subject_id: row.subjectId,
-      }))
-      .sort(compareParticipantNames);
-    const groups = CONSENT_PARTICIPANT_STATUSES.map((status) => ({
-      status,
-      participants: sorted.filter((participant) => participant.consent_participant_status === status),
-    })).filter((group) => group.participants.length > 0);
-    return {
-      consent_id: consent.id,
-      title: consent.title,
-      version: consent.version,
-      date_deployed: consent.dateDeployed.toISOString(),
-      groups,
-    };
-  });
+        title: consent.title,
+        version: consent.version,
+        date_deployed: consent.dateDeployed.toISOString(),
+        groups,
+      };
+    },
+    { sessionCheckedByRead: true },
+  );
 }
 
 /** The sites of the study the user may work in (requireConsent has checked the study). */

@@ -18,7 +18,7 @@ import {
   type MyConsentsResponse,
   type StudyConsents,
 } from "../../../core/contracts/consents.ts";
-import { requireSession } from "../../auth/authenticate.ts";
+import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import {
@@ -32,15 +32,19 @@ import {
 } from "../../db/schema.ts";
 import { siteForbidden } from "../../participants/site-access.ts";
 
-/** The user's studies, and the sites of those studies the user may work in. */
-async function loadPermittedScope(db: Database, userId: number) {
-  const studyRows = await db
+/** The user's studies. */
+function loadPermittedStudies(db: Database, userId: number) {
+  return db
     .select({ id: studies.id, name: studies.name })
     .from(studyPermissions)
     .innerJoin(studies, eq(studies.id, studyPermissions.studyId))
     .where(eq(studyPermissions.userId, userId))
     .orderBy(asc(studies.id));
-  const siteRows = await db
+}
+
+/** The sites of the user's studies that the user may work in. */
+function loadPermittedSites(db: Database, userId: number) {
+  return db
     .select({ id: sites.id, studyId: sites.studyId })
     .from(sitePermissions)
     .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
@@ -49,80 +53,88 @@ async function loadPermittedScope(db: Database, userId: number) {
       and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
     )
     .where(eq(sitePermissions.userId, userId));
-  return { studies: studyRows, sites: siteRows };
 }
 
 export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerCall(app, listMyConsentsCall, async (request): Promise<MyConsentsResponse> => {
-    const { user } = requireSession(request);
-    const query = request.query;
-    const scope = await loadPermittedScope(ctx.db, user.id);
+  registerCall(
+    app,
+    listMyConsentsCall,
+    async (request): Promise<MyConsentsResponse> => {
+      const claims = unconfirmedClaims(request);
+      const query = request.query;
+      // The user's studies and sites beside the session check: the counts wait for them.
+      const [permittedStudies, permittedSites] = await alongsideSessionCheck(request, [
+        loadPermittedStudies(ctx.db, claims.id),
+        loadPermittedSites(ctx.db, claims.id),
+      ]);
 
-    let listed = scope.studies;
-    let countedSites = scope.sites;
-    if (query.study_id !== undefined) {
-      listed = listed.filter((study) => study.id === query.study_id);
-      if (listed.length === 0) throw siteForbidden();
-      countedSites = countedSites.filter((site) => site.studyId === query.study_id);
-    }
-    if (query.site_id !== undefined) {
-      const site = countedSites.find((candidate) => candidate.id === query.site_id);
-      if (!site) throw siteForbidden();
-      listed = listed.filter((study) => study.id === site.studyId);
-      countedSites = [site];
-    }
-    if (listed.length === 0) return { consents: [] };
+      let listed = permittedStudies;
+      let countedSites = permittedSites;
+      if (query.study_id !== undefined) {
+        listed = listed.filter((study) => study.id === query.study_id);
+        if (listed.length === 0) throw siteForbidden();
+        countedSites = countedSites.filter((site) => site.studyId === query.study_id);
+      }
+      if (query.site_id !== undefined) {
+        const site = countedSites.find((candidate) => candidate.id === query.site_id);
+        if (!site) throw siteForbidden();
+        listed = listed.filter((study) => study.id === site.studyId);
+        countedSites = [site];
+      }
+      if (listed.length === 0) return { consents: [] };
 
-    const siteIds = countedSites.map((site) => site.id);
-    // A consent's missing consents: its unfinished participants of the counted sites, counted
-    // from those sites' participants (each one's status found by the primary key), so that the
-    // count reads the user's sites, not the whole study's statuses (issue 28: flat as a study
-    // grows).
-    // (The outer consent's columns are written out: in a select list Drizzle names a column
-    // without its table, which inside the subquery would be the subquery's own.)
-    const missing = sql<number>`(
+      const siteIds = countedSites.map((site) => site.id);
+      // A consent's missing consents: its unfinished participants of the counted sites, counted
+      // from those sites' participants (each one's status found by the primary key), so that the
+      // count reads the user's sites, not the whole study's statuses (issue 28: flat as a study
+      // grows).
+      // (The outer consent's columns are written out: in a select list Drizzle names a column
+      // without its table, which inside the subquery would be the subquery's own.)
+      const missing = sql<number>`(
       select count(*)::int from ${participants}
       join ${consentParticipants} on ${consentParticipants.participantId} = ${participants.id}
         and ${consentParticipants.consentId} = "consents"."id"
       where ${participants.studyId} = "consents"."study_id"
         and ${siteIds.length > 0 ? inArray(participants.siteId, siteIds) : sql`false`}
         and ${notInArray(consentParticipants.status, [...FINISHED_CONSENT_STATUSES])})`;
-    const rows = await ctx.db
-      .select({
-        id: consents.id,
-        studyId: consents.studyId,
-        title: consents.title,
-        type: consents.type,
-        version: consents.version,
-        dateDeployed: consents.dateDeployed,
-        missing,
-      })
-      .from(consents)
-      .where(
-        and(
-          inArray(
-            consents.studyId,
-            listed.map((study) => study.id),
+      const rows = await ctx.db
+        .select({
+          id: consents.id,
+          studyId: consents.studyId,
+          title: consents.title,
+          type: consents.type,
+          version: consents.version,
+          dateDeployed: consents.dateDeployed,
+          missing,
+        })
+        .from(consents)
+        .where(
+          and(
+            inArray(
+              consents.studyId,
+              listed.map((study) => study.id),
+            ),
+            // A retired consent (removed from the study file) is not listed for signing.
+            isNull(consents.retiredAt),
           ),
-          // A retired consent (removed from the study file) is not listed for signing.
-          isNull(consents.retiredAt),
-        ),
-      )
-      .orderBy(asc(consents.studyId), asc(consents.title), asc(consents.id));
+        )
+        .orderBy(asc(consents.studyId), asc(consents.title), asc(consents.id));
 
-    const byStudy = new Map<number, StudyConsents>(
-      listed.map((study) => [study.id, { study_id: study.id, study_name: study.name, consents: [] }]),
-    );
-    for (const row of rows) {
-      byStudy.get(row.studyId)?.consents.push({
-        consent_id: row.id,
-        title: row.title,
-        type: row.type,
-        version: row.version,
-        date_deployed: row.dateDeployed.toISOString(),
-        missing_consents: row.missing,
-      });
-    }
-    return { consents: [...byStudy.values()] };
-  });
+      const byStudy = new Map<number, StudyConsents>(
+        listed.map((study) => [study.id, { study_id: study.id, study_name: study.name, consents: [] }]),
+      );
+      for (const row of rows) {
+        byStudy.get(row.studyId)?.consents.push({
+          consent_id: row.id,
+          title: row.title,
+          type: row.type,
+          version: row.version,
+          date_deployed: row.dateDeployed.toISOString(),
+          missing_consents: row.missing,
+        });
+      }
+      return { consents: [...byStudy.values()] };
+    },
+    { sessionCheckedByRead: true },
+  );
 }
