@@ -10,9 +10,11 @@
 import { appendFileSync } from "node:fs";
 import http from "node:http";
 import { performance } from "node:perf_hooks";
+import { isMainThread } from "node:worker_threads";
 
 const file = process.env.BENCH_MEMORY_FILE;
-if (file) {
+// The main thread only: the server's password threads load this file too (NODE_OPTIONS).
+if (file && isMainThread) {
   const interval = Number(process.env.BENCH_MEMORY_INTERVAL_MS ?? 5000);
   let durations = [];
   const emit = http.Server.prototype.emit;
