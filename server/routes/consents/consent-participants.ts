@@ -7,7 +7,7 @@
  * must be a permitted site of the consent's study (403 otherwise, whether it exists or not). A
  * user with no permitted site in the study is refused the same way. An unknown consent is a 404.
  */
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { consentParticipantsCall } from "../../../core/contracts/calls/consent-calls.ts";
 import {
@@ -65,8 +65,12 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
             inArray(participants.siteId, siteIds),
           ),
         )
-        .orderBy(asc(participants.id));
-      // Sorted here, not by the database: PGlite and PostgreSQL collate accents differently.
+        // Nearly in name order already, so that the sort below (a merge sort that finds the runs
+        // in its input) makes one pass over them instead of n log n collator comparisons: 2,000
+        // names cost 1.3 ms of CPU in the collator (issue 28).
+        .orderBy(sql`lower(${participants.lname})`, sql`lower(${participants.fname})`, asc(participants.id));
+      // Sorted here too, by the name order of every list: the databases' collations differ
+      // (PGlite's and PostgreSQL's order accents differently; a C locale lower-cases ASCII only).
       const sorted: ConsentParticipant[] = rows
         .map((row) => ({
           consent_id: consent.id,
