@@ -26,7 +26,7 @@ export async function requireParticipantInStudy(
 }
 
 /** The deliveries the two list calls show: clinician-rated instruments and announcements. */
-export const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
+const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
 
 /** Asked at every participant opened: prepared once per database. */
 const preparedInstances = preparedPerDatabase((db) =>

@@ -21,8 +21,11 @@ export async function canReadSite(db: Database, userId: number, studyId: number,
   return row !== undefined;
 }
 
-/** The sites the user may read, with their study: the rule's joins. */
-function readableSites(db: Database, userId: number | Placeholder) {
+/**
+ * The sites the user may read, with their study: the rule's joins. A caller narrows them with
+ * its own where (one site, one study's sites).
+ */
+export function readableSites(db: Database, userId: number | Placeholder) {
   return db
     .select({ siteId: sites.id, studyId: sites.studyId })
     .from(sites)

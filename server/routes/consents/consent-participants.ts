@@ -19,10 +19,9 @@ import { CONSENT_PARTICIPANT_STATUSES, consentParticipantStatus } from "../../..
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";
-import type { Database } from "../../db/client.ts";
-import { consentParticipants, participants, sitePermissions, sites } from "../../db/schema.ts";
+import { consentParticipants, participants, sites } from "../../db/schema.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { readableSiteStudy, siteForbidden } from "../../participants/site-access.ts";
+import { readableSites, readableSiteStudy, siteForbidden } from "../../participants/site-access.ts";
 
 export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -43,7 +42,8 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
         if (siteStudyId !== consent.studyId) throw siteForbidden();
         siteIds = [siteId];
       } else {
-        siteIds = await permittedSitesOfStudy(ctx.db, claims.id, consent.studyId);
+        const readable = await readableSites(ctx.db, claims.id).where(eq(sites.studyId, consent.studyId));
+        siteIds = readable.map((site) => site.siteId);
         if (siteIds.length === 0) throw siteForbidden();
       }
       const rows = await ctx.db
@@ -97,14 +97,4 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
     },
     { sessionCheckedByRead: true },
   );
-}
-
-/** The sites of the study the user may work in (requireConsent has checked the study). */
-async function permittedSitesOfStudy(db: Database, userId: number, studyId: number) {
-  const rows = await db
-    .select({ id: sites.id })
-    .from(sitePermissions)
-    .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
-    .where(and(eq(sitePermissions.userId, userId), eq(sites.studyId, studyId)));
-  return rows.map((row) => row.id);
 }

@@ -31,7 +31,7 @@ import {
   studies,
   studyPermissions,
 } from "../../db/schema.ts";
-import { siteForbidden } from "../../participants/site-access.ts";
+import { readableSites, siteForbidden } from "../../participants/site-access.ts";
 
 /** The user's studies. */
 function loadPermittedStudies(db: Database, userId: number) {
@@ -41,19 +41,6 @@ function loadPermittedStudies(db: Database, userId: number) {
     .innerJoin(studies, eq(studies.id, studyPermissions.studyId))
     .where(eq(studyPermissions.userId, userId))
     .orderBy(asc(studies.id));
-}
-
-/** The sites of the user's studies that the user may work in. */
-function loadPermittedSites(db: Database, userId: number) {
-  return db
-    .select({ id: sites.id, studyId: sites.studyId })
-    .from(sitePermissions)
-    .innerJoin(sites, eq(sites.id, sitePermissions.siteId))
-    .innerJoin(
-      studyPermissions,
-      and(eq(studyPermissions.studyId, sites.studyId), eq(studyPermissions.userId, userId)),
-    )
-    .where(eq(sitePermissions.userId, userId));
 }
 
 /**
@@ -120,7 +107,7 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
       // The user's studies and sites, and the consents, beside the session check: one round trip.
       const [permittedStudies, permittedSites, rows] = await alongsideSessionCheck(request, [
         loadPermittedStudies(ctx.db, claims.id),
-        loadPermittedSites(ctx.db, claims.id),
+        readableSites(ctx.db, claims.id),
         preparedConsentLists(ctx.db, shape).execute({
           userId: claims.id,
           studyId: query.study_id,
@@ -137,7 +124,7 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
       if (query.site_id !== undefined) {
         const site = permittedSites.find(
           (candidate) =>
-            candidate.id === query.site_id &&
+            candidate.siteId === query.site_id &&
             (query.study_id === undefined || candidate.studyId === query.study_id),
         );
         if (!site) throw siteForbidden();
