@@ -3,10 +3,10 @@
  * user's last password change and every token of a deactivated user, and attaches the signed-in
  * user to the request.
  */
-import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { and, eq, exists, isNull, notExists, sql, type Placeholder } from "drizzle-orm";
 import type { FastifyRequest } from "fastify";
 import type { Database } from "../db/client.ts";
+import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { revokedTokens, users } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 import type { SessionClaims, TokenSigner } from "./tokens.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { setPasswordHashNice } from "./password-threads.ts";
+import { onPasswordThread, setPasswordHashNice } from "./password-threads.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
 /** The nice value of each thread of this process (field 19 of /proc/self/task/TID/stat). */
@@ -50,6 +50,15 @@ describe("password threads", () => {
     expect(await verifyPassword("!no-password-set", "anything")).toBe(false);
     expect(await verifyPassword("$argon2id$v=19$damaged", "anything")).toBe(false);
     expect(await verifyPassword(undefined, "anything")).toBe(false);
+  });
+
+  it("fails a job whose hashing fails, rather than answering for it", async () => {
+    // Below argon2's least memory cost: the thread's error reaches the caller.
+    await expect(
+      onPasswordThread({ op: "hash", password: "x", options: { algorithm: 2, memoryCost: 1 } }),
+    ).rejects.toThrow(/memory/i);
+    // The thread still answers the next job.
+    expect(await hashPassword("after a failure")).toMatch(/^\$argon2id\$/);
   });
 
   it("lets a command that hashes a password end when its work is done", async () => {

@@ -29,14 +29,14 @@ export function hasUsablePassword(storedHash: string): boolean {
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Verifies a password; with no stored hash, or an unusable one, it still spends the same work,
- * then says no.
+ * Verifies a password; with no stored hash, or an unusable or damaged one, it still spends the
+ * same work, then says no. A hashing thread that fails is an error, never a "wrong password".
  */
 export async function verifyPassword(storedHash: string | undefined, password: string) {
   if (storedHash === undefined || !hasUsablePassword(storedHash)) {
     dummyHash ??= hashPassword("not-a-real-password-used-for-timing-only");
-    await verify(await dummyHash, password).catch(() => false);
+    await verify(await dummyHash, password);
     return false;
   }
-  return verify(storedHash, password).catch(() => false);
+  return verify(storedHash, password);
 }
