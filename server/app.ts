@@ -90,7 +90,9 @@ export type BuildAppOptions = {
   onRoute?: (route: { method: string | string[]; url: string; websocket?: boolean }) => void;
   /**
    * An answer its call does not declare (status, content type, a 204 with a body) becomes a 500
-   * instead of a logged error: the API tests run so, which keeps the declarations true.
+   * instead of a logged error, and every JSON answer the compiled check passes is parsed by zod
+   * too, which must agree (answer-serializer.ts): the API tests run so, which keeps the
+   * declarations and their translation true.
    */
   strictAnswers?: boolean;
 };
@@ -119,7 +121,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   // Routes are registered from their declarations (server/http/register-call.ts): zod validates
   // what comes in and checks the JSON that goes out.
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(answerSerializerCompiler);
+  app.setSerializerCompiler(answerSerializerCompiler({ crossCheck: options.strictAnswers ?? false }));
   app.decorate("registeredCalls", []);
   app.decorate("strictAnswers", options.strictAnswers ?? false);
 
