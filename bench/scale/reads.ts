@@ -8,7 +8,9 @@
  * 2,000 participants are the same on both databases). Each call is made CALLS times (after
  * WARM_UP), its parameters turning through the site's participants; each HTTP call is followed by
  * its bare SQL with the same parameters (sent as the server sends its own: not a prepared
- * statement), so both meet the same machine load. The client is
+ * statement), so both meet the same machine load. For the lists, the bench refuses to go on
+ * when the answer's items and the bare rows differ in number: both must read the same answer (the
+ * search's bare SQL once read 50 rows where the call answers up to 200). The client is
  * node:http on a kept-alive connection asking for gzip, as a browser does.
  *
  * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
@@ -20,6 +22,7 @@ import http from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
 import { gunzipSync } from "node:zlib";
 import postgres from "postgres";
+import { SEARCH_RESULT_LIMIT } from "../../core/contracts/participant.ts";
 import {
   BENCH_SITE_ID,
   BENCH_STUDY_ID,
@@ -43,6 +46,12 @@ type Call = {
   headers?: Record<string, string>;
   /** The bare SQL statements of the same answer, for the i-th call. */
   bare: (index: number) => [string, unknown[]][];
+  /**
+   * For a list: how many items the HTTP answer holds, which must be how many rows the first bare
+   * statement read (at most `cap` of them, where the call reads one more to tell there are more):
+   * the two ways must fetch the same answer for their times to compare.
+   */
+  items?: { count: (answer: unknown) => number; cap?: number };
 };
 
 /** The i-th participant of the bench site (1..2000), in a stride that visits them all. */
@@ -125,6 +134,7 @@ const CALLS_MEASURED: Call[] = [
   },
   {
     name: "pending instruments",
+    items: { count: (answer) => (answer as { instruments: unknown[] }).instruments.length, cap: 500 },
     path: () => `/control/pending_instruments?study_id=${STUDY}`,
     headers: { version: "3.4.0" },
     bare: () => [
@@ -161,6 +171,13 @@ const CALLS_MEASURED: Call[] = [
   },
   {
     name: "consent participants by status (2,000)",
+    items: {
+      count: (answer) =>
+        (answer as { groups: { participants: unknown[] }[] }).groups.reduce(
+          (sum: number, group: { participants: unknown[] }) => sum + group.participants.length,
+          0,
+        ),
+    },
     path: () => `/control/v2/clinro/me/consents/${CONSENT_ID}?site_id=${SITE}`,
     bare: () => [
       [
@@ -168,13 +185,14 @@ const CALLS_MEASURED: Call[] = [
          from consent_participants cp join participants p on p.id = cp.participant_id
          where cp.consent_id = $1 and p.study_id = $2 and p.site_id = $3
            and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $3)
-         order by p.id`,
+         order by lower(p.lname), lower(p.fname), p.id`,
         [CONSENT_ID, STUDY, SITE],
       ],
     ],
   },
   {
     name: "search",
+    items: { count: (answer) => (answer as { response: unknown[] }).response.length },
     path: (i) =>
       `/control/studies/${STUDY}/sites/${SITE}/clinro_search?search_value=${encodeURIComponent(SEARCH_TERMS[i % SEARCH_TERMS.length]!)}`,
     bare: (i) => [
@@ -184,13 +202,14 @@ const CALLS_MEASURED: Call[] = [
          where p.study_id = $1 and p.site_id = $2
            and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
            and (p.lname ilike $3 or p.fname ilike $3 or p.subject_id ilike $3)
-         order by lower(p.lname), lower(p.fname), p.id limit 50`,
+         order by lower(p.lname), lower(p.fname), p.id limit ${SEARCH_RESULT_LIMIT}`,
         [STUDY, SITE, `%${SEARCH_TERMS[i % SEARCH_TERMS.length]}%`],
       ],
     ],
   },
   {
     name: "announcements",
+    items: { count: (answer) => (answer as { announcements: unknown[] }).announcements.length },
     path: () => `/control/participants/me/announcements`,
     bare: () => [
       [
@@ -208,6 +227,7 @@ const CALLS_MEASURED: Call[] = [
   },
   {
     name: "participant list (first page)",
+    items: { count: (answer) => (answer as { participants: unknown[] }).participants.length, cap: 50 },
     path: () => `/control/studies/${STUDY}/sites/${SITE}/participants?sort=last_name&order=asc&limit=50`,
     bare: () => [
       [
@@ -261,7 +281,10 @@ type Target = {
   database: string;
   server: ChildProcess;
   sql: postgres.Sql;
-  get: (path: string, headers?: Record<string, string>) => Promise<{ status: number; bytes: number }>;
+  get: (
+    path: string,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; bytes: number; body: unknown }>;
   figures: Figures;
 };
 
@@ -276,7 +299,7 @@ async function open(database: string, port: number): Promise<Target> {
   const { token } = (await login.json()) as { token: string };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+    new Promise<{ status: number; bytes: number; body: unknown }>((resolve, reject) => {
       const request = http.get(
         `http://127.0.0.1:${port}${path}`,
         { agent, headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip", ...headers } },
@@ -287,8 +310,8 @@ async function open(database: string, port: number): Promise<Target> {
           answer.on("end", () => {
             const raw = Buffer.concat(chunks);
             const bytes = answer.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
-            JSON.parse(bytes.toString("utf8"));
-            resolve({ status: answer.statusCode ?? 0, bytes: bytes.length });
+            const body: unknown = JSON.parse(bytes.toString("utf8"));
+            resolve({ status: answer.statusCode ?? 0, bytes: bytes.length, body });
           });
         },
       );
@@ -317,10 +340,20 @@ async function measure(targets: Target[]) {
           );
         }
         started = performance.now();
+        const read: number[] = [];
         for (const [statement, parameters] of call.bare(index)) {
-          await target.sql.unsafe(statement, parameters as never[]);
+          read.push((await target.sql.unsafe(statement, parameters as never[])).length);
         }
         const bareMs = performance.now() - started;
+        if (call.items) {
+          const items = call.items.count(answer.body);
+          const rows = Math.min(read[0]!, call.items.cap ?? Number.POSITIVE_INFINITY);
+          if (items !== rows) {
+            throw new Error(
+              `${call.name} on ${target.database}: HTTP answered ${items} items, the bare SQL read ${rows} rows`,
+            );
+          }
+        }
         if (index >= WARM_UP) {
           const entry = target.figures.get(call.name)!;
           entry.http.push(httpMs);
