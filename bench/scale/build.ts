@@ -538,7 +538,10 @@ export async function buildScaleDatabase(name: string, size: ScaleSize, log = co
   await buildAuditTrail(db, size, step);
 
   for (const index of indexes) await step(`index ${index.indexname}`, index.indexdef);
-  await step("analyze", "analyze");
+  // As autovacuum leaves a live database (PostgreSQL 13 and later vacuum insert-only tables too):
+  // visibility maps set, so that index-only scans read no heap (the consents list's missing
+  // counts read 1,400 heap pages without it: 9 ms instead of 3).
+  await step("vacuum analyze", "vacuum analyze");
   await db.end({ timeout: 5 });
   log(`${name}: built in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

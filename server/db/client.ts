@@ -5,7 +5,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sql, type SQL } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
@@ -33,6 +33,36 @@ export async function executeRows<Row extends Record<string, unknown>>(
 ): Promise<Row[]> {
   const result = (await db.execute(statement)) as unknown as Row[] | { rows: Row[] };
   return Array.isArray(result) ? result : result.rows;
+}
+
+const dialect = new PgDialect();
+
+/** postgres.js's client, as Drizzle keeps it (db.$client); PGlite's has no `unsafe`. */
+type PostgresJsClient = {
+  unsafe: (query: string, params: unknown[], options: { prepare: boolean }) => Promise<unknown[]>;
+};
+
+function postgresJsClient(db: Database | Transaction): PostgresJsClient | undefined {
+  const client = (db as { $client?: unknown }).$client;
+  return typeof client === "function" && "unsafe" in client
+    ? (client as unknown as PostgresJsClient)
+    : undefined;
+}
+
+/**
+ * The rows of a raw SQL statement read on every call of a route, as executeRows reads them but
+ * planned once per connection: Drizzle sends raw SQL unprepared, and PostgreSQL plans it anew each
+ * time (the consents list's statement: 1.8 ms of planning for 1 ms of work). For a statement whose
+ * text is the same from call to call (its values are parameters); PGlite plans as before.
+ */
+export async function executePreparedRows<Row extends Record<string, unknown>>(
+  db: Database,
+  statement: SQL,
+): Promise<Row[]> {
+  const client = postgresJsClient(db);
+  if (!client) return executeRows<Row>(db, statement);
+  const query = dialect.sqlToQuery(statement);
+  return (await client.unsafe(query.sql, query.params, { prepare: true })) as Row[];
 }
 
 /**

@@ -19,7 +19,7 @@ import { CONSENT_PARTICIPANT_STATUSES } from "../../../core/contracts/consents.t
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import { requireConsent } from "../../consents/consent-access.ts";
 import type { AppContext } from "../../context.ts";
-import { executeRows } from "../../db/client.ts";
+import { executePreparedRows } from "../../db/client.ts";
 import { sites } from "../../db/schema.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { readableSites, readableSiteStudy, siteForbidden } from "../../participants/site-access.ts";
@@ -51,7 +51,7 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
       // type (2 ms of CPU for 2,000 participants, more than the statement itself; issue 28). In
       // name order already, so that the sort below (a merge sort that finds the runs in its
       // input) makes one pass over them instead of n log n collator comparisons.
-      const rows = await executeRows<ConsentParticipant>(
+      const rows = await executePreparedRows<ConsentParticipant>(
         ctx.db,
         sql`select cp.consent_id, cp.status as consent_participant_status,
               cp.version as consent_version, p.email, p.id, p.fname as firstname,

@@ -11,17 +11,17 @@
  */
 import { listMyConsentsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, eq, isNull, notInArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   FINISHED_CONSENT_STATUSES,
   type MyConsentsResponse,
   type StudyConsents,
 } from "../../../core/contracts/consents.ts";
-import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
+import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
+import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
-import type { Database } from "../../db/client.ts";
-import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
+import { executePreparedRows, type Database } from "../../db/client.ts";
 import {
   consentParticipants,
   consents,
@@ -33,68 +33,71 @@ import {
 } from "../../db/schema.ts";
 import { readableSites, siteForbidden } from "../../participants/site-access.ts";
 
-/** The user's studies. */
-function loadPermittedStudies(db: Database, userId: number) {
-  return db
-    .select({ id: studies.id, name: studies.name })
-    .from(studyPermissions)
-    .innerJoin(studies, eq(studies.id, studyPermissions.studyId))
-    .where(eq(studyPermissions.userId, userId))
-    .orderBy(asc(studies.id));
-}
+/** What the consents list reads: the user's studies and sites, which decide the refusals, and the consents. */
+type ConsentListRead = {
+  studies: { id: number; name: string }[];
+  sites: { id: number; study_id: number }[];
+  consents: {
+    id: number;
+    study_id: number;
+    title: string;
+    type: string;
+    version: number;
+    date_deployed: string;
+    missing: number;
+  }[];
+};
 
 /**
- * The consents of the user's studies (only study_id's, only site_id's study, when given), with
- * their missing consents counted over the user's sites of the study (only site_id when given):
- * the scope is in the statement, so that it runs beside the session check and the user's studies
- * and sites, which decide the refusals. One prepared statement for each of the four shapes of
- * the query (study_id and site_id given or not).
+ * The whole list in one statement, which holds the session check (sessionHolds): the user's
+ * studies, the sites they may read (site-access's rule) and the consents of those studies (only
+ * study_id's, only site_id's study, when given), each as a JSON array. No row: the session does
+ * not hold. One statement instead of four at once: each statement sent wakes a database process,
+ * and on a small server those wake-ups cost more than these statements (issue 28).
  *
- * A consent's missing consents: its unfinished participants of the counted sites, counted from
- * those sites' participants (each one's status found by the primary key), so that the count reads
- * the user's sites, not the whole study's statuses (issue 28: flat as a study grows). (The outer
- * consent's columns are written out: in a select list Drizzle names a column without its table,
- * which inside the subquery would be the subquery's own.)
+ * A consent's missing consents: its unfinished participants of the counted sites (the user's, only
+ * site_id when given), counted from those sites' participants (each one's status found by the
+ * unfinished-status index), so that the count reads the user's sites, not the whole study's
+ * statuses (issue 28: flat as a study grows).
  */
-const preparedConsentLists = preparedPerDatabase((db, shape) => {
-  const [byStudy, bySite] = [shape.includes("study"), shape.includes("site")];
-  const userId = sql.placeholder("userId");
-  const studyId = sql.placeholder("studyId");
-  const siteId = sql.placeholder("siteId");
-  const countedSites = sql`(select ${sitePermissions.siteId} from ${sitePermissions}
-    where ${sitePermissions.userId} = ${userId}${bySite ? sql` and ${sitePermissions.siteId} = ${siteId}` : sql``})`;
-  const missing = sql<number>`(
-    select count(*)::int from ${participants}
-    join ${consentParticipants} on ${consentParticipants.participantId} = ${participants.id}
-      and ${consentParticipants.consentId} = "consents"."id"
-    where ${participants.studyId} = "consents"."study_id"
-      and ${participants.siteId} in ${countedSites}
-      and ${notInArray(consentParticipants.status, [...FINISHED_CONSENT_STATUSES])})`;
-  return db
-    .select({
-      id: consents.id,
-      studyId: consents.studyId,
-      title: consents.title,
-      type: consents.type,
-      version: consents.version,
-      dateDeployed: consents.dateDeployed,
-      missing,
-    })
-    .from(consents)
-    .where(
-      and(
-        sql`${consents.studyId} in (select ${studyPermissions.studyId} from ${studyPermissions} where ${studyPermissions.userId} = ${userId})`,
-        byStudy ? eq(consents.studyId, studyId) : undefined,
-        bySite
-          ? sql`${consents.studyId} = (select ${sites.studyId} from ${sites} where ${sites.id} = ${siteId})`
-          : undefined,
-        // A retired consent (removed from the study file) is not listed for signing.
-        isNull(consents.retiredAt),
-      ),
-    )
-    .orderBy(asc(consents.studyId), asc(consents.title), asc(consents.id))
-    .prepare(`my_consents_${shape}`);
-});
+async function readConsentList(
+  db: Database,
+  claims: SessionClaims,
+  studyId: number | undefined,
+  siteId: number | undefined,
+): Promise<ConsentListRead | undefined> {
+  const userId = claims.id;
+  const countedSites = sql`select ${sitePermissions.siteId} from ${sitePermissions}
+    where ${sitePermissions.userId} = ${userId}${siteId === undefined ? sql`` : sql` and ${sitePermissions.siteId} = ${siteId}`}`;
+  const finished = sql.join(
+    FINISHED_CONSENT_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  const [row] = await executePreparedRows<ConsentListRead>(
+    db,
+    sql`select
+      (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id), '[]')
+        from ${studyPermissions} sp join ${studies} s on s.id = sp.study_id
+        where sp.user_id = ${userId}) as studies,
+      (select coalesce(json_agg(json_build_object('id', readable.id, 'study_id', readable.study_id)), '[]')
+        from (${readableSites(db, userId)}) readable) as sites,
+      (select coalesce(json_agg(listed order by listed.study_id, listed.title, listed.id), '[]') from (
+        select c.id, c.study_id, c.title, c.type, c.version, c.date_deployed,
+          (select count(*)::int from ${participants} p
+            join ${consentParticipants} cp on cp.participant_id = p.id and cp.consent_id = c.id
+            where p.study_id = c.study_id and p.site_id in (${countedSites})
+              and cp.status not in (${finished})) as missing
+        from ${consents} c
+        where c.study_id in (select ${studyPermissions.studyId} from ${studyPermissions}
+            where ${studyPermissions.userId} = ${userId})
+          ${studyId === undefined ? sql`` : sql`and c.study_id = ${studyId}`}
+          ${siteId === undefined ? sql`` : sql`and c.study_id = (select ${sites.studyId} from ${sites} where ${sites.id} = ${siteId})`}
+          -- A retired consent (removed from the study file) is not listed for signing.
+          and c.retired_at is null) listed) as consents
+    where ${sessionHolds(db, userId, claims.ver, claims.jti)}`,
+  );
+  return row;
+}
 
 export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -103,17 +106,13 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
     async (request): Promise<MyConsentsResponse> => {
       const claims = unconfirmedClaims(request);
       const query = request.query;
-      const shape = `${query.study_id === undefined ? "" : "study"}_${query.site_id === undefined ? "" : "site"}`;
-      // The user's studies and sites, and the consents, beside the session check: one round trip.
-      const [permittedStudies, permittedSites, rows] = await alongsideSessionCheck(request, [
-        loadPermittedStudies(ctx.db, claims.id),
-        readableSites(ctx.db, claims.id),
-        preparedConsentLists(ctx.db, shape).execute({
-          userId: claims.id,
-          studyId: query.study_id,
-          siteId: query.site_id,
-        }),
-      ]);
+      const read = await readConsentList(ctx.db, claims, query.study_id, query.site_id);
+      // No row: the session does not hold (confirmedSession answers its 401).
+      if (!read) {
+        await confirmedSession(request);
+        throw new Error("The consents list read nothing while the session holds");
+      }
+      const { studies: permittedStudies, sites: permittedSites, consents: rows } = read;
 
       // The refusals, from the user's studies and sites: the consents read above are dropped.
       let listed = permittedStudies;
@@ -124,23 +123,23 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
       if (query.site_id !== undefined) {
         const site = permittedSites.find(
           (candidate) =>
-            candidate.siteId === query.site_id &&
-            (query.study_id === undefined || candidate.studyId === query.study_id),
+            candidate.id === query.site_id &&
+            (query.study_id === undefined || candidate.study_id === query.study_id),
         );
         if (!site) throw siteForbidden();
-        listed = listed.filter((study) => study.id === site.studyId);
+        listed = listed.filter((study) => study.id === site.study_id);
       }
 
       const byStudy = new Map<number, StudyConsents>(
         listed.map((study) => [study.id, { study_id: study.id, study_name: study.name, consents: [] }]),
       );
       for (const row of rows) {
-        byStudy.get(row.studyId)?.consents.push({
+        byStudy.get(row.study_id)?.consents.push({
           consent_id: row.id,
           title: row.title,
           type: row.type,
           version: row.version,
-          date_deployed: row.dateDeployed.toISOString(),
+          date_deployed: new Date(row.date_deployed).toISOString(),
           missing_consents: row.missing,
         });
       }
