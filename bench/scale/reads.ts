@@ -139,7 +139,8 @@ const CALLS_MEASURED: Call[] = [
     headers: { version: "3.4.0" },
     bare: () => [
       [
-        `select p.id, p.subject_id, p.site_id, ins.*, ii.*
+        `select p.id, p.subject_id, p.site_id, ins.id, ins.study_id, ins.display_name, ins.permissions,
+           ins.slug, ii.id, ii.start_date, ii.expiration
          from instrument_instances ii
          join instruments ins on ins.id = ii.instrument_id
          join participants p on p.id = ii.participant_id and p.study_id = ins.study_id
