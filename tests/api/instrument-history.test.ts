@@ -27,6 +27,8 @@ const pendingUrl = (studyId?: number | string) =>
 describeOnEachDatabase("instrument history and pending instruments", (api) => {
   const ids = { hamd: 0, adverse: 0, announcement: 0, coordinator: 0, participant: 0, otherSite: 0 };
   const instances = { open: 0, persistent: 0, done: 0, expired: 0, future: 0, announcement: 0, otherSite: 0 };
+  /** The persistent instance's start and expiration, as the pending list must answer them. */
+  const persistentTimes = { start: new Date(0), expiration: new Date(0) };
   let tokens: Promise<{ coordinator: string; staff3: string }> | undefined;
   const signedIn = () =>
     (tokens ??= (async () => ({
@@ -75,10 +77,12 @@ describeOnEachDatabase("instrument history and pending instruments", (api) => {
       expiration: new Date(now + 6 * DAY_MS),
     });
     // Expired long ago, but its schedule is persistent: still pending.
+    persistentTimes.start = new Date(now - 400 * DAY_MS);
+    persistentTimes.expiration = new Date(now - 390 * DAY_MS);
     instances.persistent = await instance({
       instrumentId: ids.adverse,
-      startDate: new Date(now - 400 * DAY_MS),
-      expiration: new Date(now - 390 * DAY_MS),
+      startDate: persistentTimes.start,
+      expiration: persistentTimes.expiration,
     });
     instances.done = await instance({
       instrumentId: ids.hamd,
@@ -264,8 +268,8 @@ describeOnEachDatabase("instrument history and pending instruments", (api) => {
       name: "Adverse Events Review",
       permissions: ["16", "11", "12", "13"],
       url: `/studies/101/instruments/${ids.adverse}/adverse-events-review`,
-      start_date: expect.any(String),
-      expiration: expect.any(String),
+      start_date: persistentTimes.start.toISOString(),
+      expiration: persistentTimes.expiration.toISOString(),
     });
     const listed = new Set(body.instruments.map((item) => item.instance_id));
     for (const hidden of [instances.done, instances.expired, instances.future, instances.announcement]) {
