@@ -41,6 +41,7 @@ describeOnEachDatabase("read calls that check the session beside their reads", (
       "/control/clinro/me/announcement_instruments?study_id=103",
     ],
     ["/control/participants/me/announcements", "/control/participants/me/announcements"],
+    ["/control/pending_instruments?study_id=101", "/control/pending_instruments?study_id=103"],
     [
       "/control/v2/clinro/me/consents?study_id=101&site_id=1011",
       "/control/v2/clinro/me/consents?study_id=103",
