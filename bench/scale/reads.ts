@@ -183,8 +183,10 @@ const CALLS_MEASURED: Call[] = [
     bare: () => [
       [
         `select p.id, p.fname, p.lname, p.subject_id, p.email, cp.status, cp.version
-         from consent_participants cp join participants p on p.id = cp.participant_id
-         where cp.consent_id = $1 and p.study_id = $2 and p.site_id = $3
+         from participants p
+           cross join lateral (select cp.status, cp.version from consent_participants cp
+             where cp.consent_id = $1 and cp.participant_id = p.id offset 0) cp
+         where p.study_id = $2 and p.site_id = $3
            and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $3)
          order by lower(p.lname), lower(p.fname), p.id`,
         [CONSENT_ID, STUDY, SITE],

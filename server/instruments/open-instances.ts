@@ -5,12 +5,12 @@
  * The visible window and specific-time ranges are the client's to apply: they depend on the
  * device's clock and time zone (src/features/participant-home/instrument-lists.ts).
  */
-import { and, gt, isNull, lte, or, sql } from "drizzle-orm";
+import { and, gt, isNull, lte, or, sql, type Placeholder } from "drizzle-orm";
 import { PERSISTENT_SCHEME } from "../../core/contracts/instrument-lists.ts";
 import { instrumentInstances, instruments } from "../db/schema.ts";
 
 /** A where-condition over instrument_instances joined with instruments. */
-export function isOpenInstance(now: Date) {
+export function isOpenInstance(now: Date | Placeholder) {
   return and(
     isNull(instrumentInstances.completion),
     lte(instrumentInstances.startDate, now),

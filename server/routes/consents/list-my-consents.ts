@@ -21,7 +21,8 @@ import {
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
-import { executePreparedRows, type Database } from "../../db/client.ts";
+import { preparedRows, type Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   consentParticipants,
   consents,
@@ -48,6 +49,18 @@ type ConsentListRead = {
   }[];
 };
 
+/** The values of the consents list's statement; study_id and site_id only when asked. */
+type ConsentListValues = {
+  userId: number;
+  tokenVersion: number;
+  jti: string;
+  studyId?: number;
+  siteId?: number;
+};
+
+/** Which of the optional filters the statement holds: its text differs with them. */
+type ConsentListShape = `${"all" | "study"} ${"all" | "site"}`;
+
 /**
  * The whole list in one statement, which holds the session check (sessionHolds): the user's
  * studies, the sites they may read (site-access's rule) and the consents of those studies (only
@@ -60,21 +73,21 @@ type ConsentListRead = {
  * unfinished-status index), so that the count reads the user's sites, not the whole study's
  * statuses (issue 28: flat as a study grows).
  */
-async function readConsentList(
-  db: Database,
-  claims: SessionClaims,
-  studyId: number | undefined,
-  siteId: number | undefined,
-): Promise<ConsentListRead | undefined> {
-  const userId = claims.id;
+export const consentListStatements = preparedPerDatabase((db: Database, shape: string) => {
+  const [studyFilter, siteFilter] = shape.split(" ");
+  const userId = sql.placeholder("userId");
+  const studyId = sql.placeholder("studyId");
+  const siteId = sql.placeholder("siteId");
   const countedSites = sql`select ${sitePermissions.siteId} from ${sitePermissions}
-    where ${sitePermissions.userId} = ${userId}${siteId === undefined ? sql`` : sql` and ${sitePermissions.siteId} = ${siteId}`}`;
-  const finished = sql.join(
-    FINISHED_CONSENT_STATUSES.map((status) => sql`${status}`),
-    sql`, `,
-  );
-  const [row] = await executePreparedRows<ConsentListRead>(
+    where ${sitePermissions.userId} = ${userId}${siteFilter === "site" ? sql` and ${sitePermissions.siteId} = ${siteId}` : sql``}`;
+  // The finished statuses as literals, not parameters: PostgreSQL proves the unfinished-status
+  // partial index usable only from constants in the statement's text. With parameters, the plan it
+  // keeps for the prepared statement could not use that index, so it planned the statement anew
+  // at every call (0.55 ms, twice what the statement then ran).
+  const finished = sql.raw(FINISHED_CONSENT_STATUSES.map((status) => `'${status}'`).join(", "));
+  return preparedRows<ConsentListRead, ConsentListValues>(
     db,
+    `consent_list_${shape.replace(" ", "_")}`,
     sql`select
       (select coalesce(json_agg(json_build_object('id', s.id, 'name', s.name) order by s.id), '[]')
         from ${studyPermissions} sp join ${studies} s on s.id = sp.study_id
@@ -90,12 +103,28 @@ async function readConsentList(
         from ${consents} c
         where c.study_id in (select ${studyPermissions.studyId} from ${studyPermissions}
             where ${studyPermissions.userId} = ${userId})
-          ${studyId === undefined ? sql`` : sql`and c.study_id = ${studyId}`}
-          ${siteId === undefined ? sql`` : sql`and c.study_id = (select ${sites.studyId} from ${sites} where ${sites.id} = ${siteId})`}
+          ${studyFilter === "study" ? sql`and c.study_id = ${studyId}` : sql``}
+          ${siteFilter === "site" ? sql`and c.study_id = (select ${sites.studyId} from ${sites} where ${sites.id} = ${siteId})` : sql``}
           -- A retired consent (removed from the study file) is not listed for signing.
           and c.retired_at is null) listed) as consents
-    where ${sessionHolds(db, userId, claims.ver, claims.jti)}`,
+    where ${sessionHolds(db, userId, sql.placeholder("tokenVersion"), sql.placeholder("jti"))}`,
   );
+});
+
+async function readConsentList(
+  db: Database,
+  claims: SessionClaims,
+  studyId: number | undefined,
+  siteId: number | undefined,
+): Promise<ConsentListRead | undefined> {
+  const shape: ConsentListShape = `${studyId === undefined ? "all" : "study"} ${siteId === undefined ? "all" : "site"}`;
+  const [row] = await consentListStatements(db, shape).all({
+    userId: claims.id,
+    tokenVersion: claims.ver,
+    jti: claims.jti,
+    studyId,
+    siteId,
+  });
   return row;
 }
 

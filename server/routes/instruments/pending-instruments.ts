@@ -5,7 +5,7 @@
  */
 import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, eq, isNull, sql, type Column, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql, type Column } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   PENDING_INSTRUMENTS_MAX,
@@ -14,7 +14,8 @@ import {
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { executePreparedRows } from "../../db/client.ts";
+import { preparedRows, type Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
   instruments,
@@ -45,63 +46,80 @@ type PendingRow = {
 /** A column under a name of its own: the joined tables' columns share names (id). */
 const aliased = (column: Column, name: string) => sql`${column}`.as(name);
 
+/**
+ * The open instances the user may see, oldest start first, one more than the answer holds (to
+ * tell it was cut short); of one study when asked (shape "study"). Only what the answer names (the
+ * instrument's metadata, its schedule, is the filter's), read as plain rows: Drizzle's mapping of
+ * 500 rows' cells cost more than the statement (issue 28).
+ */
+const pendingRows = preparedPerDatabase((db: Database, shape: string) => {
+  const userId = sql.placeholder("userId");
+  const conditions = [
+    eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician),
+    // A retired instrument (removed from the study file) is to be done by no one.
+    isNull(instruments.retiredAt),
+    isOpenInstance(sql.placeholder("now")),
+    shape === "study" ? eq(participants.studyId, sql.placeholder("studyId")) : undefined,
+  ];
+  const select = db
+    .select({
+      participant_id: aliased(participants.id, "participant_id"),
+      subject_id: aliased(participants.subjectId, "subject_id"),
+      site_id: aliased(participants.siteId, "site_id"),
+      study_id: aliased(instruments.studyId, "study_id"),
+      instrument_id: aliased(instruments.id, "instrument_id"),
+      name: aliased(instruments.displayName, "name"),
+      permissions: aliased(instruments.permissions, "permissions"),
+      slug: aliased(instruments.slug, "slug"),
+      instance_id: aliased(instrumentInstances.id, "instance_id"),
+      start_date: aliased(instrumentInstances.startDate, "start_date"),
+      expiration: aliased(instrumentInstances.expiration, "expiration"),
+    })
+    .from(instrumentInstances)
+    .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+    .innerJoin(
+      participants,
+      and(
+        eq(participants.id, instrumentInstances.participantId),
+        eq(participants.studyId, instruments.studyId),
+      ),
+    )
+    .innerJoin(
+      studyPermissions,
+      and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId)),
+    )
+    .innerJoin(
+      sitePermissions,
+      and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId)),
+    )
+    .where(and(...conditions))
+    .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
+    .limit(PENDING_INSTRUMENTS_MAX + 1);
+  return preparedRows<PendingRow, { userId: number; now: string; studyId?: number }>(
+    db,
+    `pending_instruments_${shape}`,
+    select.getSQL(),
+  );
+});
+
 export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
     app,
     pendingInstrumentsCall,
     async (request): Promise<PendingInstrumentsResponse> => {
-      const user = { id: unconfirmedClaims(request).id };
+      const userId = unconfirmedClaims(request).id;
       const { study_id } = request.query;
-      const conditions: SQL[] = [
-        eq(instruments.instrumentType, INSTRUMENT_TYPE.clinician),
-        // A retired instrument (removed from the study file) is to be done by no one.
-        isNull(instruments.retiredAt),
-      ];
-      const open = isOpenInstance(new Date());
-      if (open) conditions.push(open);
-      if (study_id !== undefined) conditions.push(eq(participants.studyId, study_id));
-
-      // Only what the answer names (the instrument's metadata, its schedule, is the filter's), read
-      // as plain rows: Drizzle's mapping of 500 rows' cells cost more than the statement (issue 28).
-      const select = ctx.db
-        .select({
-          participant_id: aliased(participants.id, "participant_id"),
-          subject_id: aliased(participants.subjectId, "subject_id"),
-          site_id: aliased(participants.siteId, "site_id"),
-          study_id: aliased(instruments.studyId, "study_id"),
-          instrument_id: aliased(instruments.id, "instrument_id"),
-          name: aliased(instruments.displayName, "name"),
-          permissions: aliased(instruments.permissions, "permissions"),
-          slug: aliased(instruments.slug, "slug"),
-          instance_id: aliased(instrumentInstances.id, "instance_id"),
-          start_date: aliased(instrumentInstances.startDate, "start_date"),
-          expiration: aliased(instrumentInstances.expiration, "expiration"),
-        })
-        .from(instrumentInstances)
-        .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
-        .innerJoin(
-          participants,
-          and(
-            eq(participants.id, instrumentInstances.participantId),
-            eq(participants.studyId, instruments.studyId),
-          ),
-        )
-        .innerJoin(
-          studyPermissions,
-          and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, user.id)),
-        )
-        .innerJoin(
-          sitePermissions,
-          and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, user.id)),
-        )
-        .where(and(...conditions))
-        .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
-        .limit(PENDING_INSTRUMENTS_MAX + 1);
       // The session check, the study's permission and the rows at once (the rows hold the
       // permissions in their joins): one round trip's time instead of three one after another.
       const [mayReadStudy, rows] = await alongsideSessionCheck(request, [
-        study_id === undefined ? true : hasStudyPermission(ctx.db, user.id, study_id),
-        executePreparedRows<PendingRow>(ctx.db, select.getSQL()),
+        study_id === undefined ? true : hasStudyPermission(ctx.db, userId, study_id),
+        pendingRows(ctx.db, study_id === undefined ? "all" : "study").all({
+          userId,
+          // As text: a placeholder is not passed through its column's encoder (postgres.js would
+          // refuse a Date here).
+          now: new Date().toISOString(),
+          studyId: study_id,
+        }),
       ]);
       if (!mayReadStudy) {
         throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
