@@ -86,9 +86,15 @@ export function consentParticipantsRoutes(app: FastifyInstance, ctx: AppContext)
       // Sorted here too, by the name order of every list: the databases' collations differ
       // (PGlite's and PostgreSQL's order accents differently; a C locale lower-cases ASCII only).
       const sorted = rows.sort(compareParticipantNames);
+      // Grouped in one pass, each group in the sorted order, the groups in the statuses' order.
+      const byStatus = new Map<string, ConsentParticipant[]>(
+        CONSENT_PARTICIPANT_STATUSES.map((status) => [status, []]),
+      );
+      for (const participant of sorted)
+        byStatus.get(participant.consent_participant_status)?.push(participant);
       const groups = CONSENT_PARTICIPANT_STATUSES.map((status) => ({
         status,
-        participants: sorted.filter((participant) => participant.consent_participant_status === status),
+        participants: byStatus.get(status) ?? [],
       })).filter((group) => group.participants.length > 0);
       return {
         consent_id: consent.id,
