@@ -234,14 +234,14 @@ const CALLS_MEASURED: Call[] = [
     path: () => `/control/studies/${STUDY}/sites/${SITE}/participants?sort=last_name&order=asc&limit=50`,
     bare: () => [
       [
-        `select p.id, p.fname, p.lname, p.subject_id, p.date_of_birth, p.enrolled_at, lower(p.lname), lower(p.fname)
+        `select p.id, p.fname, p.lname, p.subject_id, p.date_of_birth, p.enrolled_at, lower(p.lname), lower(p.fname),
+           (select count(*) from participants counted where counted.study_id = $1 and counted.site_id = $2)
          from participants p
          where p.study_id = $1 and p.site_id = $2
            and exists (select 1 from site_permissions x where x.user_id = ${USER_ID} and x.site_id = $2)
          order by lower(p.lname), lower(p.fname), p.id limit 51`,
         [STUDY, SITE],
       ],
-      [`select count(*) from participants p where p.study_id = $1 and p.site_id = $2`, [STUDY, SITE]],
     ],
   },
 ];

@@ -7,7 +7,7 @@
  * The cursor is base64url of the JSON [sort, order, ...the last row's sort key]: opaque to the
  * app, checked here (a cursor of another sort or order, or not made here, is a 400 naming it).
  */
-import { and, asc, count, desc, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { listParticipantsCall } from "../../../core/contracts/calls/study-calls.ts";
 import { MAX_ID } from "../../../core/contracts/input-bounds.ts";
@@ -115,8 +115,8 @@ function afterKey(sort: ParticipantListSort, order: ParticipantListOrder): SQL {
 }
 
 /**
- * The session check and the site access rule, held in the page's own SQL and the count's: the
- * list answers nothing unless both hold.
+ * The session check and the site access rule, held in the page's own SQL: the list answers
+ * nothing unless both hold.
  */
 function allowedRows(db: Database) {
   const userId = sql.placeholder("userId");
@@ -147,6 +147,16 @@ const preparedPages = preparedPerDatabase((db, shape) => {
       enrolledAt: participants.enrolledAt,
       lowerLname: sql<string>`lower(${participants.lname})`,
       lowerFname: sql<string>`lower(${participants.fname})`,
+      // The site's count on the first page only, in the page's own statement: an uncorrelated
+      // subquery, which PostgreSQL runs once (an InitPlan), not once a row. One statement where
+      // two ran at once: each wakes a database process, and on a small server the wake-ups cost
+      // more than a count over the site's index (issue 28).
+      total:
+        page === "first"
+          ? sql<number>`(select count(*)::int from ${participants} counted
+              where counted.study_id = ${sql.placeholder("studyId")}
+                and counted.site_id = ${sql.placeholder("siteId")})`.mapWith(Number)
+          : sql<null>`null`,
     })
     .from(participants)
     .where(page === "after" ? and(allowed, afterKey(sort, order)) : allowed)
@@ -154,11 +164,6 @@ const preparedPages = preparedPerDatabase((db, shape) => {
     .limit(sql.placeholder("limit"))
     .prepare(`participant_list_${shape.replaceAll(" ", "_")}`);
 });
-
-/** The count reads the whole site's index: asked once, with the first page. */
-const preparedCounts = preparedPerDatabase((db) =>
-  db.select({ total: count() }).from(participants).where(allowedRows(db)).prepare("participant_list_count"),
-);
 
 export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(
@@ -171,8 +176,8 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
       // The cursor is checked before the database is asked anything: bad input is a 400 whoever asks.
       const after = cursor === undefined ? undefined : decodeCursor(cursor, sort, order);
 
-      // The page and the count at once, each holding the session and access checks: one round
-      // trip where four ran one after another.
+      // The page, holding the session and access checks (and on the first page the count): one
+      // round trip where four ran one after another.
       const parameters = {
         userId: claims.id,
         tokenVersion: claims.ver,
@@ -184,14 +189,9 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
         ...Object.fromEntries((after ?? []).map((value, index) => [`key${index}`, value])),
       };
       const shape: PageShape = `${sort} ${order} ${after ? "after" : "first"}`;
-      const [rows, total] = await Promise.all([
-        preparedPages(ctx.db, shape).execute(parameters),
-        after === undefined
-          ? preparedCounts(ctx.db)
-              .execute(parameters)
-              .then((result) => result[0]?.total ?? 0)
-          : Promise.resolve(null),
-      ]);
+      const rows = await preparedPages(ctx.db, shape).execute(parameters);
+      // A first page with no rows: a site with no participants (or refused, below).
+      const total = after === undefined ? (rows[0]?.total ?? 0) : null;
       if (rows.length === 0) {
         // Nothing found: a session that no longer holds (its 401 first), a site that is not the
         // user's (403), or a site with no participants (after the cursor).
@@ -204,10 +204,12 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       return {
-        participants: page.map(({ enrolledAt, lowerLname: _lname, lowerFname: _fname, ...row }) => ({
-          ...row,
-          enrolled_at: enrolledAt ? enrolledAt.toISOString() : null,
-        })),
+        participants: page.map(
+          ({ enrolledAt, lowerLname: _lname, lowerFname: _fname, total: _total, ...row }) => ({
+            ...row,
+            enrolled_at: enrolledAt ? enrolledAt.toISOString() : null,
+          }),
+        ),
         total,
         next_cursor: rows.length > limit && last ? encodeCursor(sort, order, keyOf(sort, last)) : null,
       };
