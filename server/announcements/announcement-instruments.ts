@@ -9,6 +9,7 @@
  * - read once the user's read event naming the instrument and no participant has arrived
  *   (info.instrument_id, stored by the events call like every event).
  */
+import { participantSitePermission } from "../participants/site-access.ts";
 import { and, desc, eq, inArray, isNull, lte, min, sql } from "drizzle-orm";
 import type { AnnouncementInstrument } from "../../core/contracts/announcements.ts";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
@@ -58,10 +59,7 @@ export async function listAnnouncementInstrumentsFor(
         eq(participants.studyId, instruments.studyId),
       ),
     )
-    .innerJoin(
-      sitePermissions,
-      and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId)),
-    )
+    .innerJoin(sitePermissions, participantSitePermission(userId))
     .where(
       and(
         eq(instruments.studyId, studyId),

@@ -3,24 +3,19 @@
  * named in the user's permissions. Asked by nearly every call about a participant (its lists,
  * a submission, its events): one prepared statement per database.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { participants, sitePermissions, studyPermissions } from "../db/schema.ts";
+import { participantSitePermission, participantStudyPermission } from "./site-access.ts";
 
 const preparedAccess = preparedPerDatabase((db) => {
   const userId = sql.placeholder("userId");
   return db
     .select({ id: participants.id, studyId: participants.studyId, siteId: participants.siteId })
     .from(participants)
-    .innerJoin(
-      studyPermissions,
-      and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId)),
-    )
-    .innerJoin(
-      sitePermissions,
-      and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId)),
-    )
+    .innerJoin(studyPermissions, participantStudyPermission(userId))
+    .innerJoin(sitePermissions, participantSitePermission(userId))
     .where(eq(participants.id, sql.placeholder("participantId")))
     .prepare("participant_access");
 });

@@ -5,7 +5,7 @@
  */
 import { and, eq, type Placeholder } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { sitePermissions, sites, studyPermissions } from "../db/schema.ts";
+import { participants, sitePermissions, sites, studyPermissions } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
 
 export function siteForbidden() {
@@ -14,6 +14,18 @@ export function siteForbidden() {
 
 export function participantForbidden() {
   return new HttpError(403, "You do not have access to this participant.", "participant_forbidden");
+}
+
+/**
+ * The rule's joins for a participant's row: the user's permission in the participant's study
+ * (join study_permissions on it) and in their site (join site_permissions on it).
+ */
+export function participantStudyPermission(userId: number | Placeholder) {
+  return and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId));
+}
+
+export function participantSitePermission(userId: number | Placeholder) {
+  return and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId));
 }
 
 export async function canReadSite(db: Database, userId: number, studyId: number, siteId: number) {

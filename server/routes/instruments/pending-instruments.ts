@@ -3,6 +3,7 @@
  * instrument instances of every participant the user may see (the participant's study and site
  * both in the user's permissions), oldest start first, at most PENDING_INSTRUMENTS_MAX.
  */
+import { participantStudyPermission, participantSitePermission } from "../../participants/site-access.ts";
 import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, isNull, sql, type Column } from "drizzle-orm";
@@ -84,14 +85,8 @@ const pendingRows = preparedPerDatabase((db: Database, shape: string) => {
         eq(participants.studyId, instruments.studyId),
       ),
     )
-    .innerJoin(
-      studyPermissions,
-      and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId)),
-    )
-    .innerJoin(
-      sitePermissions,
-      and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId)),
-    )
+    .innerJoin(studyPermissions, participantStudyPermission(userId))
+    .innerJoin(sitePermissions, participantSitePermission(userId))
     .where(and(...conditions))
     .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
     .limit(PENDING_INSTRUMENTS_MAX + 1);

@@ -16,7 +16,11 @@ import type { AppContext } from "../../context.ts";
 import type { Database } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants, sitePermissions, studies, studyPermissions } from "../../db/schema.ts";
-import { participantForbidden } from "../../participants/site-access.ts";
+import {
+  participantForbidden,
+  participantSitePermission,
+  participantStudyPermission,
+} from "../../participants/site-access.ts";
 import { clinicianDeliveryCounts, participantAnswer } from "../../participants/participant-record.ts";
 
 function prepareParticipantHome(db: Database) {
@@ -31,14 +35,8 @@ function prepareParticipantHome(db: Database) {
     })
     .from(participants)
     .innerJoin(studies, eq(studies.id, participants.studyId))
-    .innerJoin(
-      studyPermissions,
-      and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId)),
-    )
-    .innerJoin(
-      sitePermissions,
-      and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId)),
-    )
+    .innerJoin(studyPermissions, participantStudyPermission(userId))
+    .innerJoin(sitePermissions, participantSitePermission(userId))
     .where(
       and(
         eq(participants.id, sql.placeholder("participantId")),
