@@ -9,7 +9,6 @@
  * - read once the user's read event naming the instrument and no participant has arrived
  *   (info.instrument_id, stored by the events call like every event).
  */
-import { participantSitePermission } from "../participants/site-access.ts";
 import { and, desc, eq, inArray, isNull, lte, min, sql } from "drizzle-orm";
 import type { AnnouncementInstrument } from "../../core/contracts/announcements.ts";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
@@ -23,6 +22,7 @@ import {
   studies,
 } from "../db/schema.ts";
 import { sanitizeAnnouncementHtml } from "./sanitize-announcement.ts";
+import { participantSitePermission } from "../participants/site-access.ts";
 
 type Executor = Database | Transaction;
 

@@ -17,13 +17,14 @@ export function participantForbidden() {
 }
 
 /**
- * The rule's joins for a participant's row: the user's permission in the participant's study
- * (join study_permissions on it) and in their site (join site_permissions on it).
+ * The rule's joins for a participant's row, both needed: the user's permission in the
+ * participant's study (join study_permissions on this) and in their site (below).
  */
 export function participantStudyPermission(userId: number | Placeholder) {
   return and(eq(studyPermissions.studyId, participants.studyId), eq(studyPermissions.userId, userId));
 }
 
+/** The user's permission in the participant's site (join site_permissions on this). */
 export function participantSitePermission(userId: number | Placeholder) {
   return and(eq(sitePermissions.siteId, participants.siteId), eq(sitePermissions.userId, userId));
 }

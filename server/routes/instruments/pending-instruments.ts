@@ -3,7 +3,6 @@
  * instrument instances of every participant the user may see (the participant's study and site
  * both in the user's permissions), oldest start first, at most PENDING_INSTRUMENTS_MAX.
  */
-import { participantStudyPermission, participantSitePermission } from "../../participants/site-access.ts";
 import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { and, asc, eq, isNull, sql, type Column } from "drizzle-orm";
@@ -26,6 +25,7 @@ import {
 } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
+import { participantSitePermission, participantStudyPermission } from "../../participants/site-access.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
