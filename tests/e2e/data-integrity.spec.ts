@@ -262,6 +262,79 @@ test("3. a submission waiting to send shows as such on the to-do list, cannot be
   await expect(home.panel()).toContainText("CGI-S");
 });
 
+/**
+ * An outbox that takes its time: while the page's flag is up, each write's transaction is kept
+ * open (a chain of reads on its store) so that it neither completes nor fails, as an IndexedDB
+ * short of storage or blocked by another tab does. Lowering the flag lets it complete.
+ */
+function stallableOutboxWrites(page: Page) {
+  return page.addInitScript(() => {
+    const stalling = window as unknown as { stallOutboxWrites?: boolean };
+    const original = IDBObjectStore.prototype.put;
+    IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      const request = original.call(this, value, key);
+      if (stalling.stallOutboxWrites && this.transaction.db.name === "clinro-outbox") {
+        const keepOpen = () => {
+          if (stalling.stallOutboxWrites) this.count().onsuccess = keepOpen;
+        };
+        keepOpen();
+      }
+      return request;
+    };
+  });
+}
+
+const stallOutboxWrites = (page: Page, stall: boolean) =>
+  page.evaluate((value) => {
+    (window as unknown as { stallOutboxWrites?: boolean }).stallOutboxWrites = value;
+  }, stall);
+
+test("6. a save on the device that stalls is said after a few seconds, never started twice, and arrives once", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  // GAD-118 (forms list), participant 171: no other test opens its instruments.
+  const [study, site, participantId] = [103, 1031, 171];
+  await stallableOutboxWrites(page);
+  await signedIn(page);
+  const submissions: Response[] = [];
+  page.context().on("response", (response) => {
+    if (new RegExp(`/participant/${participantId}/instruments/\\d+/submission$`).test(response.url())) {
+      submissions.push(response);
+    }
+  });
+  await page.goto(`/studies/${study}/sites/${site}/participants/${participantId}`);
+  const survey = new SurveyPage(page);
+  await survey.openFromParticipantHome("CGI-S");
+  await survey.choose(/^Mildly ill/);
+  await survey.next().click();
+  await expect(survey.submissionHeading()).toBeVisible();
+
+  await stallOutboxWrites(page, true);
+  await survey.finish().click();
+  const notice = page.getByRole("status").filter({ hasText: "Still saving on this device…" });
+  await expect(notice).toBeVisible({ timeout: 10_000 });
+  await expect(notice).toContainText("keep it open");
+  await expect(notice.getByRole("button", { name: "Export the answers" })).toBeVisible();
+  // Nothing starts a second save while the first may still complete.
+  await expect(survey.finish()).toBeDisabled();
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "data-integrity", "instrument-slow-save", { fullPage: false });
+  const download = page.waitForEvent("download");
+  await notice.getByRole("button", { name: "Export the answers" }).click();
+  const exported = JSON.parse(
+    Buffer.concat(await (await download).createReadStream().then((s) => s.toArray())).toString("utf8"),
+  ) as { format: string; answers: { flow: { records: { id: string }[] } } };
+  expect(exported.format).toBe("clinro-answers");
+  expect(submissions).toHaveLength(0);
+
+  // The device answers after all: the submission is queued once, sent once, and the page goes on.
+  await stallOutboxWrites(page, false);
+  await expect(page).toHaveURL(new RegExp(`/participants/${participantId}$`), { timeout: 30_000 });
+  await expect(notice).toHaveCount(0);
+  expect(submissions.map((response) => response.status())).toEqual([201]);
+});
+
 test.describe("4. a tap on a row opens that row, in an engine that does not position table rows", () => {
   test.beforeEach(async ({ page }) => {
     await signedIn(page);

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { i18n } from "../../i18n/i18n.ts";
 import { schemaDefinition } from "../../../core/survey-engine/test-fixtures.ts";
 import { expectVisible } from "../questions/question-harness.tsx";
+import { useState } from "react";
+import { SLOW_SAVE_NOTICE_MS } from "./slow-save-notice.tsx";
 import { SurveyRunner, type SurveyRunnerProps } from "./survey-runner.tsx";
 
 afterEach(cleanup);
@@ -169,5 +171,78 @@ describe("a device that refuses to store (issue 23)", () => {
     expectVisible(screen.getByRole("button", { name: "Export the answers" }));
     // Still on screen and usable.
     expectVisible(screen.getByRole("heading", { name: "Mood today" }));
+  });
+});
+
+describe("a save that stalls (an IndexedDB that does not answer)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The page's side: Finish marks the form as saving until the save, held here, ends. */
+  function StallingPage({ onFinish }: { onFinish: SurveyRunnerProps["onFinish"] }) {
+    const [finishing, setFinishing] = useState(false);
+    return (
+      <I18nProvider i18n={i18n}>
+        <SurveyRunner
+          definition={schemaDefinition([{ id: "mood", type: "text", label: "Mood today" }])}
+          title="HAM-D"
+          draft={undefined}
+          definitionKey="fixture:1"
+          saveDraft={() => Promise.resolve()}
+          context={{ studyId: 101, siteId: 1, participantId: 1, instrumentId: 1 }}
+          onParsingFailed={() => undefined}
+          onFinish={async (result) => {
+            setFinishing(true);
+            const taken = await onFinish(result);
+            setFinishing(false);
+            return taken;
+          }}
+          onQuit={() => undefined}
+          finishing={finishing}
+        />
+      </I18nProvider>
+    );
+  }
+
+  it("says so after a few seconds, offers the export, and never starts a second save", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let endSave: (taken: boolean) => void = () => undefined;
+    const onFinish = vi.fn<SurveyRunnerProps["onFinish"]>(
+      () => new Promise<boolean>((resolve) => (endSave = resolve)),
+    );
+    render(<StallingPage onFinish={onFinish} />);
+    fireEvent.change(screen.getByRole("textbox", { name: "Mood today" }), { target: { value: "Low" } });
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Finish" }));
+    });
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    // A save that takes a moment is not a problem worth a message.
+    await act(async () => {
+      vi.advanceTimersByTime(SLOW_SAVE_NOTICE_MS - 500);
+    });
+    expect(screen.queryByText("Still saving on this device…")).toBeNull();
+
+    await act(async () => {
+      vi.advanceTimersByTime(1_000);
+    });
+    const notice = screen.getByRole("status");
+    expect(notice.textContent).toContain("Still saving on this device…");
+    expect(notice.textContent).toContain("keep it open");
+    expectVisible(screen.getByRole("button", { name: "Export the answers" }));
+    // Finish stays unavailable while the first save may still complete: no second copy.
+    const finish = screen.getByRole("button", { name: "Finish" });
+    expect(finish).toHaveProperty("disabled", true);
+    fireEvent.click(finish);
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    const [{ flow }] = onFinish.mock.calls[0]!;
+    expect(flow.records.map((record) => record.id)).toContain("mood");
+
+    // The save ends after all (the page goes on to its status dialog): the notice goes with it.
+    await act(async () => {
+      endSave(true);
+    });
+    expect(screen.queryByText("Still saving on this device…")).toBeNull();
   });
 });

@@ -20,6 +20,7 @@ import type { QuestionContext, QuestionProps } from "../questions/question-props
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { DraftNotSavedAlert } from "./draft-not-saved-alert.tsx";
 import { MissingAnswerHint } from "./missing-answer-hint.tsx";
+import { SlowSaveNotice, useSlowSave } from "./slow-save-notice.tsx";
 import type { SurveyDraft } from "./survey-draft.ts";
 import {
   finishedResult,
@@ -168,6 +169,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     else dispatch({ type: "advance", now: new Date() });
   };
   const consent = props.kind === "consent";
+  const slowSave = useSlowSave(props.finishing === true);
   const mayAdvance = view.step !== undefined && view.missing.length === 0;
   const missingHintId = "survey-missing-answer";
 
@@ -243,6 +245,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
       </div>
 
       <div className="survey__footer">
+        {slowSave ? <SlowSaveNotice title={props.title} draft={() => draft} /> : null}
         {session.flow.shown.length > 1 ? (
           <button
             type="button"
