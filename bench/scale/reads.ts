@@ -15,7 +15,8 @@
  *
  * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
  * at most 2x), and the full database's HTTP p95 against the demo's (target: at most 1.5x).
- * Asserts nothing. SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
+ * Then the floor of any call on the machine (FLOOR_CALL), with no target. Asserts nothing.
+ * SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -246,6 +247,19 @@ const CALLS_MEASURED: Call[] = [
   },
 ];
 
+/**
+ * Not a clinician's call and not held to the targets: the floor of any call on this machine. The
+ * health call is one HTTP request and one `select 1` (no session, no row), beside that `select 1`
+ * bare. Its p95 against its p50 is the machine's own tail for a request that crosses three
+ * processes (the client, the server, PostgreSQL) where the bare statement crosses two; a call
+ * whose bare SQL takes about a millisecond cannot be within 2x at p95 by less than that tail.
+ */
+const FLOOR_CALL: Call = {
+  name: "/healthz (select 1)",
+  path: () => "/healthz",
+  bare: () => [["select 1", []]],
+};
+
 function percentile(values: number[], p: number) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
@@ -329,7 +343,7 @@ async function open(database: string, port: number): Promise<Target> {
  * at every call), so that both databases and both ways meet the same moments of machine load.
  */
 async function measure(targets: Target[]) {
-  for (const call of CALLS_MEASURED) {
+  for (const call of [...CALLS_MEASURED, FLOOR_CALL]) {
     for (const target of targets) target.figures.set(call.name, { http: [], bare: [], bytes: 0 });
     for (let index = 0; index < WARM_UP + CALLS; index += 1) {
       for (let turn = 0; turn < targets.length; turn += 1) {
@@ -439,3 +453,12 @@ const line = (cells: string[]) =>
 console.log(line(header));
 console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
 for (const row of rows) console.log(line(row));
+
+const floor = full?.get(FLOOR_CALL.name) ?? demo?.get(FLOOR_CALL.name);
+if (floor) {
+  const figure = (values: number[]) =>
+    `p50 ${percentile(values, 50).toFixed(2)} ms, p95 ${percentile(values, 95).toFixed(2)} ms`;
+  console.log(
+    `\nThe floor (no target): ${FLOOR_CALL.name} through HTTP ${figure(floor.http)}; bare ${figure(floor.bare)}`,
+  );
+}

@@ -83,8 +83,14 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
     expect(Object.keys(row!).sort()).toEqual(
       ["date_of_birth", "enrolled_at", "fname", "id", "lname", "subject_id"].sort(),
     );
-    // Enrolled through the database's default: the time of the insert.
-    expect(Number.isNaN(Date.parse(row!.enrolled_at!))).toBe(false);
+    // Each field as stored: the date of birth as the date it is, the enrolment time as ISO 8601.
+    const [stored] = await api.db
+      .select({ dateOfBirth: participants.dateOfBirth, enrolledAt: participants.enrolledAt })
+      .from(participants)
+      .where(eq(participants.id, row!.id));
+    expect(row!.date_of_birth).toBe(stored!.dateOfBirth);
+    expect(row!.enrolled_at).toBe(stored!.enrolledAt!.toISOString());
+    expect(row!.enrolled_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
   for (const sort of ["last_name", "subject_id", "enrolled"] as const) {

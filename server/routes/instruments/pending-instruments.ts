@@ -5,7 +5,7 @@
  */
 import { pendingInstrumentsCall } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, eq, isNull, sql, type Column } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   PENDING_INSTRUMENTS_MAX,
@@ -14,7 +14,7 @@ import {
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { preparedRows, type Database } from "../../db/client.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
@@ -45,8 +45,6 @@ type PendingRow = {
 };
 
 /** A column under a name of its own: the joined tables' columns share names (id). */
-const aliased = (column: Column, name: string) => sql`${column}`.as(name);
-
 /**
  * The open instances the user may see, oldest start first, one more than the answer holds (to
  * tell it was cut short); of one study when asked (shape "study"). Only what the answer names (the

@@ -19,7 +19,7 @@ import {
 } from "../../../core/contracts/participant-list.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import type { Database } from "../../db/client.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -42,13 +42,13 @@ const KEY_COLUMNS: Record<ParticipantListSort, () => SQL[]> = {
 
 function keyOf(
   sort: ParticipantListSort,
-  row: { id: number; subject_id: string; lowerLname: string; lowerFname: string },
+  row: { id: number; subject_id: string; lower_lname: string; lower_fname: string },
 ): SortKey {
   switch (sort) {
     case "last_name":
       // The database's lower(), read with the row: JavaScript's toLowerCase differs from it
       // under some collations (a C locale lower-cases ASCII only), and the key must be its own.
-      return [row.lowerLname, row.lowerFname, row.id];
+      return [row.lower_lname, row.lower_fname, row.id];
     case "subject_id":
       return [row.subject_id, row.id];
     case "enrolled":
@@ -132,37 +132,59 @@ function allowedRows(db: Database) {
 
 type PageShape = `${ParticipantListSort} ${ParticipantListOrder} ${"first" | "after"}`;
 
-/** One prepared page per sort, order and first-or-next page, per database. */
+/** A page's row as the database sends it (preparedRows: no cell is mapped). */
+type PageRow = {
+  id: number;
+  fname: string;
+  lname: string;
+  subject_id: string;
+  date_of_birth: string | null;
+  /** The driver's text of a timestamp (or a Date): read with new Date(). */
+  enrolled_at: Date | string | null;
+  lower_lname: string;
+  lower_fname: string;
+  /** The site's count, on the first page only. */
+  total: number | null;
+};
+
+/**
+ * One prepared page per sort, order and first-or-next page, per database, read as plain rows:
+ * Drizzle's mapping of each cell cost as much server time as the page's statement (issue 28).
+ */
 const preparedPages = preparedPerDatabase((db, shape) => {
   const [sort, order, page] = shape.split(" ") as [ParticipantListSort, ParticipantListOrder, string];
   const allowed = allowedRows(db);
   const direction = order === "asc" ? asc : desc;
-  return db
+  const select = db
     .select({
-      id: participants.id,
-      fname: participants.fname,
-      lname: participants.lname,
-      subject_id: participants.subjectId,
-      date_of_birth: participants.dateOfBirth,
-      enrolledAt: participants.enrolledAt,
-      lowerLname: sql<string>`lower(${participants.lname})`,
-      lowerFname: sql<string>`lower(${participants.fname})`,
+      id: aliased(participants.id, "id"),
+      fname: aliased(participants.fname, "fname"),
+      lname: aliased(participants.lname, "lname"),
+      subject_id: aliased(participants.subjectId, "subject_id"),
+      date_of_birth: aliased(participants.dateOfBirth, "date_of_birth"),
+      enrolled_at: aliased(participants.enrolledAt, "enrolled_at"),
+      lower_lname: sql<string>`lower(${participants.lname})`.as("lower_lname"),
+      lower_fname: sql<string>`lower(${participants.fname})`.as("lower_fname"),
       // The site's count on the first page only, in the page's own statement: an uncorrelated
       // subquery, which PostgreSQL runs once (an InitPlan), not once a row. One statement where
       // two ran at once: each wakes a database process, and on a small server the wake-ups cost
       // more than a count over the site's index (issue 28).
-      total:
-        page === "first"
-          ? sql<number>`(select count(*)::int from ${participants} counted
+      total: (page === "first"
+        ? sql`(select count(*)::int from ${participants} counted
               where counted.study_id = ${sql.placeholder("studyId")}
-                and counted.site_id = ${sql.placeholder("siteId")})`.mapWith(Number)
-          : sql<null>`null`,
+                and counted.site_id = ${sql.placeholder("siteId")})`
+        : sql`null::int`
+      ).as("total"),
     })
     .from(participants)
     .where(page === "after" ? and(allowed, afterKey(sort, order)) : allowed)
     .orderBy(...KEY_COLUMNS[sort]().map((column) => direction(column)))
-    .limit(sql.placeholder("limit"))
-    .prepare(`participant_list_${shape.replaceAll(" ", "_")}`);
+    .limit(sql.placeholder("limit"));
+  return preparedRows<PageRow, Record<string, unknown>>(
+    db,
+    `participant_list_${shape.replaceAll(" ", "_")}`,
+    select.getSQL(),
+  );
 });
 
 export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -189,7 +211,7 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
         ...Object.fromEntries((after ?? []).map((value, index) => [`key${index}`, value])),
       };
       const shape: PageShape = `${sort} ${order} ${after ? "after" : "first"}`;
-      const rows = await preparedPages(ctx.db, shape).execute(parameters);
+      const rows = await preparedPages(ctx.db, shape).all(parameters);
       // A first page with no rows: a site with no participants (or refused, below).
       const total = after === undefined ? (rows[0]?.total ?? 0) : null;
       if (rows.length === 0) {
@@ -205,9 +227,9 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
       const last = page.at(-1);
       return {
         participants: page.map(
-          ({ enrolledAt, lowerLname: _lname, lowerFname: _fname, total: _total, ...row }) => ({
+          ({ enrolled_at, lower_lname: _lname, lower_fname: _fname, total: _total, ...row }) => ({
             ...row,
-            enrolled_at: enrolledAt ? enrolledAt.toISOString() : null,
+            enrolled_at: enrolled_at === null ? null : new Date(enrolled_at).toISOString(),
           }),
         ),
         total,
