@@ -4,8 +4,7 @@
  * is closed. The alert stays until a later save succeeds.
  */
 import { Trans } from "@lingui/react/macro";
-import { useState } from "react";
-import { downloadAnswers } from "./answers-export.ts";
+import { ExportAnswersButton } from "./export-answers-button.tsx";
 import type { SurveyDraft } from "./survey-draft.ts";
 import "./survey-runner.css";
 
@@ -18,15 +17,6 @@ export function DraftNotSavedAlert({
   title: string;
   draft: () => SurveyDraft;
 }) {
-  const [exporting, setExporting] = useState(false);
-  const exportAnswers = async () => {
-    setExporting(true);
-    try {
-      await downloadAnswers(title, draft());
-    } finally {
-      setExporting(false);
-    }
-  };
   return (
     <div className="survey__draft-problem" role="alert">
       <p>
@@ -41,14 +31,7 @@ export function DraftNotSavedAlert({
       <p className="survey__draft-problem-reason">
         <Trans id="survey_draft_not_saved_reason">The device said: {reason}</Trans>
       </p>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={exporting}
-        onClick={() => void exportAnswers()}
-      >
-        <Trans id="survey_export_answers">Export the answers</Trans>
-      </button>
+      <ExportAnswersButton title={title} draft={draft} />
     </div>
   );
 }

@@ -8,7 +8,7 @@
  */
 import { Trans } from "@lingui/react/macro";
 import { useEffect, useState } from "react";
-import { downloadAnswers } from "./answers-export.ts";
+import { ExportAnswersButton } from "./export-answers-button.tsx";
 import type { SurveyDraft } from "./survey-draft.ts";
 import "./survey-runner.css";
 
@@ -31,15 +31,6 @@ export function useSlowSave(saving: boolean, afterMs = SLOW_SAVE_NOTICE_MS) {
 }
 
 export function SlowSaveNotice({ title, draft }: { title: string; draft: () => SurveyDraft }) {
-  const [exporting, setExporting] = useState(false);
-  const exportAnswers = async () => {
-    setExporting(true);
-    try {
-      await downloadAnswers(title, draft());
-    } finally {
-      setExporting(false);
-    }
-  };
   return (
     <div className="survey__slow-save" role="status">
       <p>
@@ -51,14 +42,7 @@ export function SlowSaveNotice({ title, draft }: { title: string; draft: () => S
           answers to a file.
         </Trans>
       </p>
-      <button
-        type="button"
-        className="button button--secondary"
-        disabled={exporting}
-        onClick={() => void exportAnswers()}
-      >
-        <Trans id="survey_export_answers">Export the answers</Trans>
-      </button>
+      <ExportAnswersButton title={title} draft={draft} />
     </div>
   );
 }
