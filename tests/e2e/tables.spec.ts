@@ -162,6 +162,16 @@ test.describe("the users table", () => {
     await expect(coordinator.getByRole("cell", { name: "Study manager", exact: true })).toBeVisible();
     await expect(coordinator).toContainText("Clinical Coordinator · GAD-118 Anxiety Open-Label, MDD-301");
     await expectHeadersWhole(page);
+    // In portrait, an address wraps before its @, never inside its local part.
+    await page.setViewportSize({ width: 768, height: 1024 });
+    for (const row of [witness, coordinator]) {
+      const localPartLines = await row.locator("td.users-table__email").evaluate((cell) => {
+        const range = document.createRange();
+        range.selectNodeContents(cell.firstChild!);
+        return range.getClientRects().length;
+      });
+      expect(localPartLines).toBe(1);
+    }
 
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(witness).toHaveCSS("display", "grid");
