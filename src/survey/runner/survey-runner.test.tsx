@@ -195,7 +195,8 @@ describe("a save that stalls (an IndexedDB that does not answer)", () => {
           onFinish={async (result) => {
             setFinishing(true);
             const taken = await onFinish(result);
-            setFinishing(false);
+            // As the pages do: a stored form stays finished while its delivery is shown.
+            if (!taken) setFinishing(false);
             return taken;
           }}
           onQuit={() => undefined}
@@ -239,10 +240,16 @@ describe("a save that stalls (an IndexedDB that does not answer)", () => {
     const [{ flow }] = onFinish.mock.calls[0]!;
     expect(flow.records.map((record) => record.id)).toContain("mood");
 
-    // The save ends after all (the page goes on to its status dialog): the notice goes with it.
+    // The save ends after all (the page goes on to its status dialog): the notice goes with it,
+    // and does not come back while the page shows the delivery, Finish still unavailable.
     await act(async () => {
       endSave(true);
     });
     expect(screen.queryByText("Still saving on this device…")).toBeNull();
+    await act(async () => {
+      vi.advanceTimersByTime(2 * SLOW_SAVE_NOTICE_MS);
+    });
+    expect(screen.queryByText("Still saving on this device…")).toBeNull();
+    expect(screen.getByRole("button", { name: "Finish" })).toHaveProperty("disabled", true);
   });
 });

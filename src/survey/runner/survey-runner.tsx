@@ -152,6 +152,8 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     return () => window.clearTimeout(timer);
   }, [focusKey, atSubmission]);
 
+  /** Between Finish and the page's answer that the form is stored on the device (or refused). */
+  const [storing, setStoring] = useState(false);
   const finishesHere = (props.finishOnLastQuestion === true || view.submissionMode) && view.reachesEnd;
   /**
    * Hands the result to the page. The draft is left alone meanwhile (the page removes it once the
@@ -160,8 +162,13 @@ export function SurveyRunner(props: SurveyRunnerProps) {
    */
   const finish = async () => {
     autosave.hold();
-    const taken = await props.onFinish(finishedResult(definition, session, new Date()));
-    if (!taken) autosave.release();
+    setStoring(true);
+    try {
+      const taken = await props.onFinish(finishedResult(definition, session, new Date()));
+      if (!taken) autosave.release();
+    } finally {
+      setStoring(false);
+    }
   };
   const primary = () => {
     if (props.finishing || view.missing.length > 0) return;
@@ -169,7 +176,9 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     else dispatch({ type: "advance", now: new Date() });
   };
   const consent = props.kind === "consent";
-  const slowSave = useSlowSave(props.finishing === true);
+  // The page's own save, not `finishing`: that stays set after the form is stored, while the
+  // page shows its delivery (or sends the clinician on), and nothing is being saved any more.
+  const slowSave = useSlowSave(storing);
   const mayAdvance = view.step !== undefined && view.missing.length === 0;
   const missingHintId = "survey-missing-answer";
 
