@@ -371,6 +371,8 @@ function LoadedConsent(props: LoadedProps) {
     sendEvent("submitFailed");
   }, [sendEvent]);
   const [finishing, setFinishing] = useState(false);
+  /** The outbox is storing the consent (said by the runner when that takes long). */
+  const [storing, setStoring] = useState(false);
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [passwordRequest, setPasswordRequest] = useState<PasswordRequest | null>(null);
   /** The device refused to queue the consent: why, and what to try again. */
@@ -463,7 +465,10 @@ function LoadedConsent(props: LoadedProps) {
         now: new Date(),
         browserInfo: navigator.userAgent,
       });
-      const item = await enqueueSubmissionWithUploads(uploads, consent, write);
+      setStoring(true);
+      const item = await enqueueSubmissionWithUploads(uploads, consent, write).finally(() =>
+        setStoring(false),
+      );
       // The outbox holds the consent now: the ciphertext and the draft are not kept elsewhere.
       signing.current = undefined;
       setSubmissionId(item.id);
@@ -616,6 +621,7 @@ function LoadedConsent(props: LoadedProps) {
         onFinish={onFinish}
         onQuit={() => void onQuit()}
         finishing={finishing}
+        storing={storing}
       />
       {passwordRequest ? (
         <SigningPasswordDialog

@@ -249,6 +249,8 @@ function LoadedInstrument(props: LoadedProps) {
     status.kind === "ready" && status.draft?.definitionKey === definitionKey ? status.draft : undefined;
   const [submissionId, setSubmissionId] = useState<string | null>(null);
   const [finishing, setFinishing] = useState(false);
+  /** The outbox is storing the submission (said by the runner when that takes long). */
+  const [storing, setStoring] = useState(false);
   /** The device refused to queue the submission: why, and what to try again. */
   const [notStored, setNotStored] = useState<{ reason: string; result: SurveyResult } | null>(null);
   const context = useMemo(
@@ -304,7 +306,10 @@ function LoadedInstrument(props: LoadedProps) {
         label: t({ id: "outbox_label_instrument_submission", message: `${title} submission` }),
         now: new Date(),
       });
-      const item = await enqueueSubmissionWithUploads(uploads, submission, props.write);
+      setStoring(true);
+      const item = await enqueueSubmissionWithUploads(uploads, submission, props.write).finally(() =>
+        setStoring(false),
+      );
       setSubmissionId(item.id);
       // The outbox holds the answers now: a draft left behind could be finished a second time.
       await removeDraft(draftKey).catch((error: unknown) =>
@@ -388,6 +393,7 @@ function LoadedInstrument(props: LoadedProps) {
         onFinish={onFinish}
         onQuit={() => void onQuit()}
         finishing={finishing}
+        storing={storing}
       />
       {notStored ? (
         <NotStoredModal

@@ -180,8 +180,16 @@ describe("a save that stalls (an IndexedDB that does not answer)", () => {
   });
 
   /** The page's side: Finish marks the form as saving until the save, held here, ends. */
-  function StallingPage({ onFinish }: { onFinish: SurveyRunnerProps["onFinish"] }) {
+  /** `asking`: the held step is a question the page asks first (a signing password), not a save. */
+  function StallingPage({
+    onFinish,
+    asking = false,
+  }: {
+    onFinish: SurveyRunnerProps["onFinish"];
+    asking?: boolean;
+  }) {
     const [finishing, setFinishing] = useState(false);
+    const [storing, setStoring] = useState(false);
     return (
       <I18nProvider i18n={i18n}>
         <SurveyRunner
@@ -194,13 +202,15 @@ describe("a save that stalls (an IndexedDB that does not answer)", () => {
           onParsingFailed={() => undefined}
           onFinish={async (result) => {
             setFinishing(true);
-            const taken = await onFinish(result);
+            setStoring(!asking);
+            const taken = await onFinish(result).finally(() => setStoring(false));
             // As the pages do: a stored form stays finished while its delivery is shown.
             if (!taken) setFinishing(false);
             return taken;
           }}
           onQuit={() => undefined}
           finishing={finishing}
+          storing={storing}
         />
       </I18nProvider>
     );
@@ -251,5 +261,20 @@ describe("a save that stalls (an IndexedDB that does not answer)", () => {
     });
     expect(screen.queryByText("Still saving on this device…")).toBeNull();
     expect(screen.getByRole("button", { name: "Finish" })).toHaveProperty("disabled", true);
+  });
+
+  it("says nothing while the page asks something before it stores (a signing password)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const onFinish = vi.fn<SurveyRunnerProps["onFinish"]>(() => new Promise<boolean>(() => undefined));
+    render(<StallingPage onFinish={onFinish} asking />);
+    fireEvent.click(screen.getByRole("button", { name: "Skip" }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole("button", { name: "Finish" }));
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(2 * SLOW_SAVE_NOTICE_MS);
+    });
+    expect(onFinish).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText("Still saving on this device…")).toBeNull();
   });
 });

@@ -58,6 +58,12 @@ export type SurveyRunnerProps = {
   onQuit: () => void;
   /** Finish is under way: the buttons wait. */
   finishing?: boolean;
+  /**
+   * The page is storing the finished form on the device: said when it takes long (SlowSaveNotice).
+   * Not `finishing`, which also covers a password the page asks for first, and the delivery
+   * shown once the form is stored.
+   */
+  storing?: boolean;
   /** What is being completed: the close button and the quit confirmation say so. */
   kind?: "instrument" | "consent";
   /** The flow to start with when there is no draft (a consent starts with earlier answers). */
@@ -152,8 +158,6 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     return () => window.clearTimeout(timer);
   }, [focusKey, atSubmission]);
 
-  /** Between Finish and the page's answer that the form is stored on the device (or refused). */
-  const [storing, setStoring] = useState(false);
   const finishesHere = (props.finishOnLastQuestion === true || view.submissionMode) && view.reachesEnd;
   /**
    * Hands the result to the page. The draft is left alone meanwhile (the page removes it once the
@@ -162,13 +166,8 @@ export function SurveyRunner(props: SurveyRunnerProps) {
    */
   const finish = async () => {
     autosave.hold();
-    setStoring(true);
-    try {
-      const taken = await props.onFinish(finishedResult(definition, session, new Date()));
-      if (!taken) autosave.release();
-    } finally {
-      setStoring(false);
-    }
+    const taken = await props.onFinish(finishedResult(definition, session, new Date()));
+    if (!taken) autosave.release();
   };
   const primary = () => {
     if (props.finishing || view.missing.length > 0) return;
@@ -176,9 +175,7 @@ export function SurveyRunner(props: SurveyRunnerProps) {
     else dispatch({ type: "advance", now: new Date() });
   };
   const consent = props.kind === "consent";
-  // The page's own save, not `finishing`: that stays set after the form is stored, while the
-  // page shows its delivery (or sends the clinician on), and nothing is being saved any more.
-  const slowSave = useSlowSave(storing);
+  const slowSave = useSlowSave(props.storing === true);
   const mayAdvance = view.step !== undefined && view.missing.length === 0;
   const missingHintId = "survey-missing-answer";
 
