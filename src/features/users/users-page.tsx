@@ -4,6 +4,7 @@ import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import { Fragment } from "react";
 import { usersListQuery } from "../../api/users-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import type { StaffStudyRole } from "../../../core/contracts/staff.ts";
@@ -163,15 +164,23 @@ export function UsersPage() {
   );
 }
 
-/** An email address that may wrap before its @ in a narrow column, never inside either part. */
+/**
+ * An email address that may wrap before its @ and before each dot of its domain in a narrow
+ * column ("coordinator" / "@site" / ".example"), never inside a word.
+ */
 function EmailAddress({ address }: { address: string }) {
   const at = address.lastIndexOf("@");
   if (at <= 0) return address;
+  const domainParts = address.slice(at).split(/(?=\.)/);
   return (
     <>
       {address.slice(0, at)}
-      <wbr />
-      {address.slice(at)}
+      {domainParts.map((part, index) => (
+        <Fragment key={index}>
+          <wbr />
+          {part}
+        </Fragment>
+      ))}
     </>
   );
 }
