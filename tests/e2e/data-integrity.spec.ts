@@ -2,7 +2,7 @@
  * Issue 23: five defects that misreported or lost clinical data, each reproduced in Chromium the
  * way it showed in WebKit on an iPad (WebKit's own suite is the cross-engine issue's).
  */
-import { type Page, type Response } from "@playwright/test";
+import { type Locator, type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { participantsOf, type ConsentParticipant } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
@@ -66,6 +66,15 @@ const refuseOutboxWrites = (page: Page, refuse: boolean) =>
   page.evaluate((value) => {
     (window as unknown as { refuseOutboxWrites?: boolean }).refuseOutboxWrites = value;
   }, refuse);
+
+/** The answers file that a click on `exportButton` downloads, as its JSON. */
+async function exportedAnswers(page: Page, exportButton: Locator) {
+  const download = page.waitForEvent("download");
+  await exportButton.click();
+  return JSON.parse(
+    Buffer.concat(await (await download).createReadStream().then((s) => s.toArray())).toString("utf8"),
+  ) as { format: string; answers: { flow: { records: { id: string }[] }; files: unknown } };
+}
 
 async function signedIn(page: Page) {
   await signInAs(page, COORDINATOR, DEMO_PASSWORD);
@@ -187,11 +196,7 @@ test("5. in storage that refuses Blobs, a drawn signature's consent is queued as
   await expect(refused).toContainText("The device said: QuotaExceededError: The quota has been exceeded.");
   await expectNoSeriousViolations(page);
   await screenshotAtSizes(page, "data-integrity", "consent-not-stored", { fullPage: false });
-  const download = page.waitForEvent("download");
-  await refused.getByRole("button", { name: "Export the answers" }).click();
-  const exported = JSON.parse(
-    Buffer.concat(await (await download).createReadStream().then((s) => s.toArray())).toString("utf8"),
-  ) as { format: string; answers: { flow: { records: { id: string }[] }; files: unknown } };
+  const exported = await exportedAnswers(page, refused.getByRole("button", { name: "Export the answers" }));
   expect(exported.format).toBe("clinro-answers");
   expect(exported.answers.flow.records.map((record) => record.id)).toContain("clinician_signature");
   expect(JSON.stringify(exported.answers.files)).toContain("base64");
@@ -320,11 +325,7 @@ test("6. a save on the device that stalls is said after a few seconds, never sta
   await expect(survey.finish()).toBeDisabled();
   await expectNoSeriousViolations(page);
   await screenshotAtSizes(page, "data-integrity", "instrument-slow-save", { fullPage: false });
-  const download = page.waitForEvent("download");
-  await notice.getByRole("button", { name: "Export the answers" }).click();
-  const exported = JSON.parse(
-    Buffer.concat(await (await download).createReadStream().then((s) => s.toArray())).toString("utf8"),
-  ) as { format: string; answers: { flow: { records: { id: string }[] } } };
+  const exported = await exportedAnswers(page, notice.getByRole("button", { name: "Export the answers" }));
   expect(exported.format).toBe("clinro-answers");
   expect(submissions).toHaveLength(0);
 
