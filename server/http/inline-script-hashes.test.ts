@@ -33,16 +33,33 @@ describe("indexHtmlScriptHashes", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "clinro-hashes-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("reads the built index.html, and again once a rebuild changed it; none without one", () => {
+  it("reads the built index.html, and again once a rebuild changed it when asked fresh; none without one", () => {
     const hashes = indexHtmlScriptHashes(dir);
-    expect(hashes()).toEqual([]);
+    expect(hashes(true)).toEqual([]);
     const file = path.join(dir, "index.html");
     writeFileSync(file, `<script>${HELLO}</script>`);
-    expect(hashes()).toEqual([HELLO_HASH]);
+    expect(hashes(true)).toEqual([HELLO_HASH]);
     writeFileSync(file, `<script>${HELLO}</script><script>${HELLO}</script>`);
     // A rebuild within the same millisecond still changes the size; set a later time too.
     const later = new Date(Date.now() + 5_000);
     utimesSync(file, later, later);
-    expect(hashes()).toEqual([HELLO_HASH, HELLO_HASH]);
+    // Another answer than the shell keeps the hashes last read: the disk is not looked at.
+    expect(hashes(false)).toEqual([HELLO_HASH]);
+    // The shell's own answer reads the rebuilt file, and every answer after it carries its hashes.
+    expect(hashes(true)).toEqual([HELLO_HASH, HELLO_HASH]);
+    expect(hashes(false)).toEqual([HELLO_HASH, HELLO_HASH]);
+    rmSync(file);
+    expect(hashes(false)).toEqual([HELLO_HASH, HELLO_HASH]);
+    expect(hashes(true)).toEqual([]);
+  });
+
+  it("reads the file at the first ask, fresh or not", () => {
+    const other = mkdtempSync(path.join(tmpdir(), "clinro-hashes-"));
+    try {
+      writeFileSync(path.join(other, "index.html"), `<script>${HELLO}</script>`);
+      expect(indexHtmlScriptHashes(other)(false)).toEqual([HELLO_HASH]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

@@ -22,29 +22,39 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * The hashes of the built app's index.html, read again when the file changes (a rebuild is served
- * without a restart, see static-app.ts); none while there is no index.html.
+ * The hashes of the built app's index.html. Asked with `fresh` (for an answer that is the shell
+ * itself), the file is looked at again and read again when it changed: a rebuild is served without
+ * a restart (see static-app.ts). Asked without it (every other answer: JSON, assets, files), the
+ * last hashes read are given without touching the disk: a policy's script hashes only matter in
+ * the document they came with, and a stat for each API call was a system call each (issue 28).
+ * None while there is no index.html.
  */
-export function indexHtmlScriptHashes(staticDir: string): () => readonly string[] {
+export function indexHtmlScriptHashes(staticDir: string): (fresh: boolean) => readonly string[] {
   const file = path.join(path.resolve(staticDir), "index.html");
-  let seen = "";
+  let seen: string | undefined;
   let hashes: readonly string[] = [];
-  return () => {
+  const refresh = () => {
     let stamp: string;
     try {
       const stat = statSync(file);
       stamp = `${stat.mtimeMs}:${stat.size}`;
     } catch {
-      return [];
+      seen = "";
+      hashes = [];
+      return;
     }
     if (stamp !== seen) {
       try {
         hashes = inlineScriptHashes(readFileSync(file, "utf8"));
         seen = stamp;
       } catch {
-        return [];
+        seen = "";
+        hashes = [];
       }
     }
+  };
+  return (fresh) => {
+    if (fresh || seen === undefined) refresh();
     return hashes;
   };
 }

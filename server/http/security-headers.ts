@@ -10,15 +10,18 @@
  * - Cache-Control: no-store on /control answers, which carry a token or a person's data, unless
  *   the route chose its own (definitions are no-cache: the service worker keeps them itself).
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 export type SecurityHeaderOptions = {
   /** The portal is reached through a proxy that terminates TLS: HSTS on every answer. */
   behindTlsProxy?: boolean;
   /** Virtual visits use Agora: its SDK talks to Agora's servers. */
   agora?: boolean;
-  /** The CSP sources of the served index.html's inline scripts ('sha256-…'), asked per answer. */
-  scriptHashes?: () => readonly string[];
+  /**
+   * The CSP sources of the served index.html's inline scripts ('sha256-…'), asked per answer:
+   * `fresh` when the answer is an HTML document (the shell), which must carry its own file's.
+   */
+  scriptHashes?: (fresh: boolean) => readonly string[];
 };
 
 /** Where the Agora Web SDK connects (gateways, edge servers, its statistics collector). */
@@ -88,6 +91,8 @@ export const PERMISSIONS_POLICY = [
 /** /control answers that hold neither a token nor a person's data. */
 const CACHEABLE_API_PATHS = new Set(["/control/openapi.json"]);
 
+const isHtmlAnswer = (reply: FastifyReply) =>
+  String(reply.getHeader("content-type") ?? "").startsWith("text/html");
 const pathOf = (url: string) => url.split("?")[0] ?? url;
 const isApiPath = (path: string) => path === "/control" || path.startsWith("/control/");
 
@@ -98,8 +103,8 @@ export function isTlsRequest(request: FastifyRequest, options: SecurityHeaderOpt
 export function registerSecurityHeaders(app: FastifyInstance, options: SecurityHeaderOptions = {}) {
   const policies = new Map<string, string>();
   /** The policy for the index.html being served now (one per set of hashes, made once). */
-  const currentPolicy = () => {
-    const scriptHashes = options.scriptHashes?.() ?? [];
+  const currentPolicy = (htmlDocument: boolean) => {
+    const scriptHashes = options.scriptHashes?.(htmlDocument) ?? [];
     const key = scriptHashes.join(" ");
     let policy = policies.get(key);
     if (policy === undefined) {
@@ -111,7 +116,7 @@ export function registerSecurityHeaders(app: FastifyInstance, options: SecurityH
     return policy;
   };
   app.addHook("onSend", async (request, reply) => {
-    const policy = currentPolicy();
+    const policy = currentPolicy(isHtmlAnswer(reply));
     reply.header("x-content-type-options", "nosniff");
     reply.header("referrer-policy", "same-origin");
     reply.header("x-frame-options", "DENY");

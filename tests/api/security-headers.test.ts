@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
@@ -63,6 +64,30 @@ describeOnEachDatabase(
       expect(response.headers["content-type"]).toMatch(/^text\/html/);
       expectBrowserProtections(response);
       expect(response.headers["cache-control"]).toBe("no-cache");
+    });
+
+    it("a rebuilt shell is served with its own script's hash, and every answer after it carries it", async () => {
+      const shell = path.join(staticDir, "index.html");
+      const before = readFileSync(shell, "utf8");
+      const rebuiltScript = "alert('rebuilt');";
+      const rebuiltHash = `'sha256-${createHash("sha256").update(rebuiltScript).digest("base64")}'`;
+      try {
+        writeFileSync(shell, `<!doctype html><title>shell</title><script>${rebuiltScript}</script>`);
+        const later = new Date(Date.now() + 5_000);
+        utimesSync(shell, later, later);
+        const page = await api.request("GET", "/studies/101/sites/1011/search");
+        expect(page.statusCode).toBe(200);
+        expect(directives(page).get("script-src")).toEqual(["'self'", rebuiltHash]);
+        const answer = await api.request("GET", "/control/openapi.json");
+        expect(directives(answer).get("script-src")).toEqual(["'self'", rebuiltHash]);
+      } finally {
+        writeFileSync(shell, before);
+        const latest = new Date(Date.now() + 10_000);
+        utimesSync(shell, latest, latest);
+        // The shell's next answer reads the restored file back: the other tests' hash again.
+        const page = await api.request("GET", "/studies/101/sites/1011/search");
+        expect(directives(page).get("script-src")).toEqual(["'self'", INLINE_SCRIPT_HASH]);
+      }
     });
 
     it("a hashed static asset: the policy, and cached for a year", async () => {
