@@ -15,13 +15,15 @@
  *
  * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
  * at most 2x), and the full database's HTTP p95 against the demo's (target: at most 1.5x).
- * Then the floor of any call on the machine (FLOOR_CALL), with no target. Asserts nothing.
+ * Then, with no target, what each answer costs on its own (answerCost: the JSON, gzip, gunzip and
+ * parse that the HTTP call pays and the bare SQL does not) and the floor of any call on the
+ * machine (FLOOR_CALL). Asserts nothing.
  * SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import postgres from "postgres";
 import { SEARCH_RESULT_LIMIT } from "../../core/contracts/participant.ts";
 import {
@@ -292,7 +294,7 @@ async function startServer(database: string, port: number): Promise<ChildProcess
   }
 }
 
-type Figures = Map<string, { http: number[]; bare: number[]; bytes: number }>;
+type Figures = Map<string, { http: number[]; bare: number[]; bytes: number; sample?: unknown }>;
 
 type Target = {
   database: string;
@@ -376,6 +378,7 @@ async function measure(targets: Target[]) {
           entry.http.push(httpMs);
           entry.bare.push(bareMs);
           entry.bytes = Math.max(entry.bytes, answer.bytes);
+          if (answer.bytes >= entry.bytes) entry.sample = answer.body;
         }
       }
     }
@@ -453,6 +456,57 @@ const line = (cells: string[]) =>
 console.log(line(header));
 console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
 for (const row of rows) console.log(line(row));
+
+/**
+ * What the answer itself costs, whatever the server does: the call's largest answer written as
+ * JSON, gzipped (level 6, as the server sends it), gunzipped and parsed, in this process, timed
+ * ANSWER_ROUNDS times. The bare SQL never pays it; the HTTP call always does (the server writes
+ * and compresses, the client inflates and parses). (bare p50 + this p50) / bare p50 is the least
+ * HTTP/bare the call can reach with this answer before the HTTP trip and its own work.
+ */
+const ANSWER_ROUNDS = 200;
+
+function answerCost(body: unknown) {
+  const times: number[] = [];
+  let gzipped = 0;
+  for (let round = 0; round < ANSWER_ROUNDS; round += 1) {
+    const started = performance.now();
+    const packed = gzipSync(JSON.stringify(body), { level: 6 });
+    JSON.parse(gunzipSync(packed).toString("utf8"));
+    times.push(performance.now() - started);
+    gzipped = packed.length;
+  }
+  return { times, gzipped };
+}
+
+const answerHeader = ["call", "answer KB", "gzipped KB", "answer p50", "bare p50", "least HTTP/bare p50"];
+const answerRows: string[][] = [];
+for (const call of CALLS_MEASURED) {
+  const main = full?.get(call.name) ?? demo?.get(call.name);
+  if (!main?.sample) continue;
+  const cost = answerCost(main.sample);
+  const bareP50 = percentile(main.bare, 50);
+  const answerP50 = percentile(cost.times, 50);
+  answerRows.push([
+    call.name,
+    (main.bytes / 1024).toFixed(1),
+    (cost.gzipped / 1024).toFixed(1),
+    answerP50.toFixed(2),
+    bareP50.toFixed(2),
+    `${((bareP50 + answerP50) / bareP50).toFixed(2)}x`,
+  ]);
+}
+const answerWidths = answerHeader.map((title, column) =>
+  Math.max(title.length, ...answerRows.map((row) => row[column]!.length)),
+);
+const answerLine = (cells: string[]) =>
+  `| ${cells.map((cell, column) => cell.padEnd(answerWidths[column]!)).join(" | ")} |`;
+console.log(
+  `\nWhat each answer costs on its own (no target): JSON, gzip, gunzip and parse in one process, ms`,
+);
+console.log(answerLine(answerHeader));
+console.log(`|${answerWidths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+for (const row of answerRows) console.log(answerLine(row));
 
 const floor = full?.get(FLOOR_CALL.name) ?? demo?.get(FLOOR_CALL.name);
 if (floor) {
