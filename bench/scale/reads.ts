@@ -267,6 +267,18 @@ function percentile(values: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+/** A Markdown table, each column as wide as its widest cell (pasted as is into docs/scaling.md). */
+function printTable(header: string[], rows: string[][]) {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
+  console.log(line(header));
+  console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
+  for (const row of rows) console.log(line(row));
+}
+
 async function startServer(database: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     env: {
@@ -448,14 +460,7 @@ for (const call of CALLS_MEASURED) {
     Number.isNaN(flat) ? "-" : `${flat.toFixed(2)}x ${flat <= 1.5 ? "ok" : "MISS"}`,
   ]);
 }
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-);
-const line = (cells: string[]) =>
-  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
-console.log(line(header));
-console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-for (const row of rows) console.log(line(row));
+printTable(header, rows);
 
 /**
  * What the answer itself costs, whatever the server does: the call's largest answer written as
@@ -496,17 +501,10 @@ for (const call of CALLS_MEASURED) {
     `${((bareP50 + answerP50) / bareP50).toFixed(2)}x`,
   ]);
 }
-const answerWidths = answerHeader.map((title, column) =>
-  Math.max(title.length, ...answerRows.map((row) => row[column]!.length)),
-);
-const answerLine = (cells: string[]) =>
-  `| ${cells.map((cell, column) => cell.padEnd(answerWidths[column]!)).join(" | ")} |`;
 console.log(
   `\nWhat each answer costs on its own (no target): JSON, gzip, gunzip and parse in one process, ms`,
 );
-console.log(answerLine(answerHeader));
-console.log(`|${answerWidths.map((width) => "-".repeat(width + 2)).join("|")}|`);
-for (const row of answerRows) console.log(answerLine(row));
+printTable(answerHeader, answerRows);
 
 const floor = full?.get(FLOOR_CALL.name) ?? demo?.get(FLOOR_CALL.name);
 if (floor) {

@@ -34,23 +34,17 @@ export function indexHtmlScriptHashes(staticDir: string): (fresh: boolean) => re
   let seen: string | undefined;
   let hashes: readonly string[] = [];
   const refresh = () => {
-    let stamp: string;
     try {
       const stat = statSync(file);
-      stamp = `${stat.mtimeMs}:${stat.size}`;
-    } catch {
-      seen = "";
-      hashes = [];
-      return;
-    }
-    if (stamp !== seen) {
-      try {
+      const stamp = `${stat.mtimeMs}:${stat.size}`;
+      if (stamp !== seen) {
         hashes = inlineScriptHashes(readFileSync(file, "utf8"));
         seen = stamp;
-      } catch {
-        seen = "";
-        hashes = [];
       }
+    } catch {
+      // No index.html (not built yet, or gone mid-rebuild): none, and the next fresh ask looks again.
+      seen = "";
+      hashes = [];
     }
   };
   return (fresh) => {
