@@ -252,7 +252,7 @@ test.describe("session inactivity", () => {
     page,
   }) => {
     // Two real countdowns and two password checks (argon2) take about 25 s of wall clock by
-    // design: within the config's 60 s per test.
+    // design: within the config's 150 s per test.
     await signedIn(page, COORDINATOR);
     // The first lock counts down 30 s: the checks below (axe among them) take several seconds
     // on a busy machine, and the lock must still be open for the password.

@@ -160,7 +160,7 @@ test("1. a consent awaiting the clinician cannot be finished without the clinici
 test("5. in storage that refuses Blobs, a drawn signature's consent is queued as bytes and arrives once", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await emulateWebKitPrivateStorage(page);
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
@@ -226,7 +226,7 @@ test("3. a submission waiting to send shows as such on the to-do list, cannot be
   page,
   context,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   // GAD-118 (forms list), participant 165: no other test opens its instruments.
   const [study, site, participantId] = [103, 1031, 165];
   await signedIn(page);
@@ -297,7 +297,7 @@ const stallOutboxWrites = (page: Page, stall: boolean) =>
 test("6. a save on the device that stalls is said after a few seconds, never started twice, and arrives once", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   // GAD-118 (forms list), participant 171: no other test opens its instruments.
   const [study, site, participantId] = [103, 1031, 171];
   await stallableOutboxWrites(page);
