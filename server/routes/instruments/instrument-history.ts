@@ -13,7 +13,7 @@ import {
   submissionAnswersCall,
 } from "../../../core/contracts/calls/instrument-calls.ts";
 import { registerCall } from "../../http/register-call.ts";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import {
   submittedScore,
@@ -25,6 +25,8 @@ import { HttpError } from "../../http/errors.ts";
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, requireSession, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
   instrumentSubmissions,
@@ -37,6 +39,101 @@ import { requireParticipantInStudy } from "../../instruments/participant-instrum
 import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const CLINICIAN_TYPE = INSTRUMENT_TYPE.clinician;
+
+/** A timestamp as the driver reads it: a Date, or its text (read with new Date()). */
+type DriverTimestamp = Date | string;
+
+/** A completed row of the history, as the database sends it (preparedRows: no cell is mapped). */
+type SubmittedRow = {
+  submission_id: number;
+  instance_id: number | null;
+  completion: DriverTimestamp;
+  version_number: number;
+  scores: unknown;
+  instrument_id: number;
+  name: string;
+  completed_by: string;
+};
+
+/** A pending row of the history, as the database sends it. */
+type OpenRow = {
+  instance_id: number;
+  start_date: DriverTimestamp;
+  expiration: DriverTimestamp | null;
+  instrument_id: number;
+  name: string;
+  permissions: string[];
+  study_id: number;
+  slug: string;
+};
+
+/**
+ * The participant's clinician submissions, newest first, prepared once per database and read as
+ * plain rows with only the answer's columns: built by Drizzle and mapped cell by cell at every
+ * call, the two lists cost the server more than PostgreSQL spent on them (issue 28).
+ */
+const preparedSubmitted = preparedPerDatabase((db: Database) =>
+  preparedRows<SubmittedRow, { participantId: number }>(
+    db,
+    "history_submitted",
+    db
+      .select({
+        submission_id: aliased(instrumentSubmissions.id, "submission_id"),
+        instance_id: aliased(instrumentSubmissions.instrumentInstanceId, "instance_id"),
+        completion: aliased(instrumentSubmissions.completedAt, "completion"),
+        version_number: aliased(instrumentSubmissions.versionNumber, "version_number"),
+        scores: aliased(instrumentSubmissions.scores, "scores"),
+        instrument_id: aliased(instruments.id, "instrument_id"),
+        name: aliased(instruments.displayName, "name"),
+        completed_by: aliased(users.name, "completed_by"),
+      })
+      .from(instrumentSubmissions)
+      .innerJoin(participants, eq(participants.id, instrumentSubmissions.participantId))
+      .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
+      .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
+      .where(
+        and(
+          eq(instrumentSubmissions.participantId, sql.placeholder("participantId")),
+          eq(instruments.studyId, participants.studyId),
+          eq(instruments.instrumentType, CLINICIAN_TYPE),
+        ),
+      )
+      .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id))
+      .getSQL(),
+  ),
+);
+
+/** The participant's open clinician instances, oldest start first (read as preparedSubmitted). */
+const preparedOpen = preparedPerDatabase((db: Database) =>
+  preparedRows<OpenRow, { participantId: number; now: string }>(
+    db,
+    "history_open",
+    db
+      .select({
+        instance_id: aliased(instrumentInstances.id, "instance_id"),
+        start_date: aliased(instrumentInstances.startDate, "start_date"),
+        expiration: aliased(instrumentInstances.expiration, "expiration"),
+        instrument_id: aliased(instruments.id, "instrument_id"),
+        name: aliased(instruments.displayName, "name"),
+        permissions: aliased(instruments.permissions, "permissions"),
+        study_id: aliased(instruments.studyId, "study_id"),
+        slug: aliased(instruments.slug, "slug"),
+      })
+      .from(instrumentInstances)
+      .innerJoin(participants, eq(participants.id, instrumentInstances.participantId))
+      .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
+      .where(
+        and(
+          eq(instrumentInstances.participantId, sql.placeholder("participantId")),
+          eq(instruments.studyId, participants.studyId),
+          eq(instruments.instrumentType, CLINICIAN_TYPE),
+          isOpenInstance(sql.placeholder("now")),
+        ),
+      )
+      .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
+      .getSQL(),
+  ),
+);
 
 export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, submissionAnswersCall, async (request): Promise<SubmissionAnswersResponse> => {
@@ -94,71 +191,32 @@ export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
       // The two lists and the access check at once, beside the session check, on the pool's
       // connections: one round trip's wait, not four. The lists find the participant's study
       // themselves; nothing is answered unless both checks hold.
-      const submittedQuery = ctx.db
-        .select({
-          submission: {
-            id: instrumentSubmissions.id,
-            instanceId: instrumentSubmissions.instrumentInstanceId,
-            completedAt: instrumentSubmissions.completedAt,
-            versionNumber: instrumentSubmissions.versionNumber,
-            scores: instrumentSubmissions.scores,
-          },
-          instrument: { id: instruments.id, displayName: instruments.displayName },
-          completerName: users.name,
-        })
-        .from(instrumentSubmissions)
-        .innerJoin(participants, eq(participants.id, instrumentSubmissions.participantId))
-        .innerJoin(instruments, eq(instruments.id, instrumentSubmissions.instrumentId))
-        .innerJoin(users, eq(users.id, instrumentSubmissions.submittedBy))
-        .where(
-          and(
-            eq(instrumentSubmissions.participantId, participantId),
-            eq(instruments.studyId, participants.studyId),
-            eq(instruments.instrumentType, CLINICIAN_TYPE),
-          ),
-        )
-        .orderBy(desc(instrumentSubmissions.completedAt), desc(instrumentSubmissions.id));
-
-      const openQuery = ctx.db
-        .select({ instrument: instruments, instance: instrumentInstances })
-        .from(instrumentInstances)
-        .innerJoin(participants, eq(participants.id, instrumentInstances.participantId))
-        .innerJoin(instruments, eq(instruments.id, instrumentInstances.instrumentId))
-        .where(
-          and(
-            eq(instrumentInstances.participantId, participantId),
-            eq(instruments.studyId, participants.studyId),
-            eq(instruments.instrumentType, CLINICIAN_TYPE),
-            isOpenInstance(new Date()),
-          ),
-        )
-        .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id));
       const [, submitted, open] = await alongsideSessionCheck(request, [
         requireParticipantInStudy(ctx.db, claims.id, participantId, undefined),
-        submittedQuery,
-        openQuery,
+        preparedSubmitted(ctx.db).all({ participantId }),
+        preparedOpen(ctx.db).all({ participantId, now: new Date().toISOString() }),
       ]);
 
       return {
         instruments: {
-          completed: submitted.map(({ submission, instrument, completerName }) => ({
-            submission_id: submission.id,
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instance_id: submission.instanceId,
-            completion: submission.completedAt.toISOString(),
-            completed_by: completerName,
-            version_number: submission.versionNumber,
-            scores: storedScores(submission.scores),
+          completed: submitted.map((row) => ({
+            submission_id: row.submission_id,
+            instrument_id: row.instrument_id,
+            name: row.name,
+            instance_id: row.instance_id,
+            completion: new Date(row.completion).toISOString(),
+            completed_by: row.completed_by,
+            version_number: row.version_number,
+            scores: storedScores(row.scores),
           })),
-          pending: open.map(({ instrument, instance }) => ({
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instance_id: instance.id,
-            start_date: instance.startDate.toISOString(),
-            expiration: instance.expiration?.toISOString() ?? null,
-            permissions: instrument.permissions,
-            url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+          pending: open.map((row) => ({
+            instrument_id: row.instrument_id,
+            name: row.name,
+            instance_id: row.instance_id,
+            start_date: new Date(row.start_date).toISOString(),
+            expiration: row.expiration === null ? null : new Date(row.expiration).toISOString(),
+            permissions: row.permissions,
+            url: instrumentUrl(row.study_id, row.instrument_id, row.slug),
           })),
         },
       };
