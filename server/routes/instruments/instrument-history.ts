@@ -35,13 +35,14 @@ import {
   users,
 } from "../../db/schema.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
-import { requireParticipantInStudy } from "../../instruments/participant-instruments.ts";
+import {
+  isoTime,
+  requireParticipantInStudy,
+  type DriverTimestamp,
+} from "../../instruments/participant-instruments.ts";
 import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const CLINICIAN_TYPE = INSTRUMENT_TYPE.clinician;
-
-/** A timestamp as the driver reads it: a Date, or its text (read with new Date()). */
-type DriverTimestamp = Date | string;
 
 /** A completed row of the history, as the database sends it (preparedRows: no cell is mapped). */
 type SubmittedRow = {
@@ -204,7 +205,7 @@ export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
             instrument_id: row.instrument_id,
             name: row.name,
             instance_id: row.instance_id,
-            completion: new Date(row.completion).toISOString(),
+            completion: isoTime(row.completion),
             completed_by: row.completed_by,
             version_number: row.version_number,
             scores: storedScores(row.scores),
@@ -213,8 +214,8 @@ export function instrumentHistoryRoutes(app: FastifyInstance, ctx: AppContext) {
             instrument_id: row.instrument_id,
             name: row.name,
             instance_id: row.instance_id,
-            start_date: new Date(row.start_date).toISOString(),
-            expiration: row.expiration === null ? null : new Date(row.expiration).toISOString(),
+            start_date: isoTime(row.start_date),
+            expiration: isoTime(row.expiration),
             permissions: row.permissions,
             url: instrumentUrl(row.study_id, row.instrument_id, row.slug),
           })),

@@ -14,6 +14,7 @@ import {
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
+  isoTime,
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
@@ -34,22 +35,18 @@ export function formsListRoutes(app: FastifyInstance, ctx: AppContext) {
       ]);
       const delivered =
         inStudy ?? (await loadParticipantInstances(ctx.db, participantId, participant.studyId));
-      // A retired instrument's open deliveries are no longer to do; what was completed stays.
-      const rows = delivered.filter(
-        ({ instrument, instance }) => !instrument.retiredAt || instance.completion,
-      );
       return {
-        instruments: rows.map(({ instrument, instance, completerName }) => ({
-          name: instrument.displayName,
-          type: instrumentType.parse(instrument.instrumentType),
-          instrument_id: instrument.id,
-          instance_id: instance.id,
-          deployed: instance.startDate.toISOString(),
-          expiration: instance.expiration?.toISOString() ?? null,
-          completed: instance.completion?.toISOString() ?? null,
-          completedBy: instance.completion ? (completerName ?? null) : null,
-          permissions: instrument.permissions,
-          url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+        instruments: delivered.map((row) => ({
+          name: row.display_name,
+          type: instrumentType.parse(row.instrument_type),
+          instrument_id: row.instrument_id,
+          instance_id: row.instance_id,
+          deployed: isoTime(row.start_date),
+          expiration: isoTime(row.expiration),
+          completed: isoTime(row.completion),
+          completedBy: row.completion === null ? null : row.completer_name,
+          permissions: row.permissions,
+          url: instrumentUrl(row.study_id, row.instrument_id, row.slug),
         })),
       };
     },

@@ -16,6 +16,7 @@ import {
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
 import {
+  isoTime,
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";
@@ -34,34 +35,30 @@ export function instancesListRoutes(app: FastifyInstance, ctx: AppContext) {
         requireParticipantInStudy(ctx.db, claims.id, participantId, study_id),
         loadParticipantInstances(ctx.db, participantId, study_id),
       ]);
-      // A retired instrument's open deliveries are no longer to do; what was completed stays.
-      const rows = delivered.filter(
-        ({ instrument, instance }) => !instrument.retiredAt || instance.completion,
-      );
       const byInstrument = new Map<number, InstrumentWithInstances>();
-      for (const { instrument, instance, completerName } of rows) {
-        let entry = byInstrument.get(instrument.id);
+      for (const row of delivered) {
+        let entry = byInstrument.get(row.instrument_id);
         if (!entry) {
-          const metadata = instrumentMetadata.safeParse(instrument.metadata);
+          const metadata = instrumentMetadata.safeParse(row.metadata);
           entry = {
-            instrument_id: instrument.id,
-            name: instrument.displayName,
-            instrument_type: instrumentType.parse(instrument.instrumentType),
-            permissions: instrument.permissions,
-            visible_days: instrument.visibleDays,
-            metadata: metadata.success ? metadata.data : { display_name: instrument.displayName },
-            url: instrumentUrl(instrument.studyId, instrument.id, instrument.slug),
+            instrument_id: row.instrument_id,
+            name: row.display_name,
+            instrument_type: instrumentType.parse(row.instrument_type),
+            permissions: row.permissions,
+            visible_days: row.visible_days,
+            metadata: metadata.success ? metadata.data : { display_name: row.display_name },
+            url: instrumentUrl(row.study_id, row.instrument_id, row.slug),
             instances: [],
           };
-          byInstrument.set(instrument.id, entry);
+          byInstrument.set(row.instrument_id, entry);
         }
         entry.instances.push({
-          instance_id: instance.id,
-          start_date: instance.startDate.toISOString(),
-          expiration: instance.expiration?.toISOString() ?? null,
-          completion: instance.completion?.toISOString() ?? null,
-          who_completed: instance.whoCompleted,
-          who_completed_name: instance.completion ? (completerName ?? null) : null,
+          instance_id: row.instance_id,
+          start_date: isoTime(row.start_date),
+          expiration: isoTime(row.expiration),
+          completion: isoTime(row.completion),
+          who_completed: row.who_completed,
+          who_completed_name: row.completion === null ? null : row.completer_name,
         });
       }
       return { instruments: [...byInstrument.values()].sort((a, b) => a.name.localeCompare(b.name)) };
