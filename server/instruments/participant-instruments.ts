@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
-import { aliased, preparedRows, type Database } from "../db/client.ts";
+import { aliased, preparedRows, type Database, type DriverTimestamp } from "../db/client.ts";
 import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { instrumentInstances, instruments, users } from "../db/schema.ts";
 import { findAccessibleParticipant } from "../participants/participant-access.ts";
@@ -27,9 +27,6 @@ export async function requireParticipantInStudy(
 
 /** The deliveries the two list calls show: clinician-rated instruments and announcements. */
 const LISTED_TYPES = [INSTRUMENT_TYPE.clinician, INSTRUMENT_TYPE.announcement];
-
-/** A timestamp as the driver reads it: a Date (postgres.js, PGlite) or its text. */
-export type DriverTimestamp = Date | string;
 
 /** One delivery with its instrument, as the database sends it (preparedRows: no cell is mapped). */
 export type DeliveredRow = {
@@ -91,13 +88,6 @@ const preparedInstances = preparedPerDatabase((db: Database) =>
       .getSQL(),
   ),
 );
-
-/** A driver's timestamp as the answers write it. */
-export function isoTime(value: DriverTimestamp): string;
-export function isoTime(value: DriverTimestamp | null): string | null;
-export function isoTime(value: DriverTimestamp | null) {
-  return value === null ? null : new Date(value).toISOString();
-}
 
 /**
  * The participant's deliveries of LISTED_TYPES in the study, oldest first, without a retired

@@ -21,7 +21,7 @@ import {
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
-import { preparedRows, type Database } from "../../db/client.ts";
+import { isoTime, preparedRows, type Database } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   consentParticipants,
@@ -168,7 +168,7 @@ export function myConsentsRoutes(app: FastifyInstance, ctx: AppContext) {
           title: row.title,
           type: row.type,
           version: row.version,
-          date_deployed: new Date(row.date_deployed).toISOString(),
+          date_deployed: isoTime(row.date_deployed),
           missing_consents: row.missing,
         });
       }

@@ -25,7 +25,7 @@ import { HttpError } from "../../http/errors.ts";
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, requireSession, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
@@ -35,11 +35,7 @@ import {
   users,
 } from "../../db/schema.ts";
 import { isOpenInstance } from "../../instruments/open-instances.ts";
-import {
-  isoTime,
-  requireParticipantInStudy,
-  type DriverTimestamp,
-} from "../../instruments/participant-instruments.ts";
+import { requireParticipantInStudy } from "../../instruments/participant-instruments.ts";
 import { INSTRUMENT_TYPE } from "../../../core/contracts/instrument-lists.ts";
 
 const CLINICIAN_TYPE = INSTRUMENT_TYPE.clinician;

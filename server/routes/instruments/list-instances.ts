@@ -15,8 +15,8 @@ import {
 } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
+import { isoTime } from "../../db/client.ts";
 import {
-  isoTime,
   loadParticipantInstances,
   requireParticipantInStudy,
 } from "../../instruments/participant-instruments.ts";

@@ -14,7 +14,7 @@ import {
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
@@ -40,11 +40,10 @@ type PendingRow = {
   permissions: string[];
   slug: string;
   instance_id: number;
-  start_date: Date | string;
-  expiration: Date | string | null;
+  start_date: DriverTimestamp;
+  expiration: DriverTimestamp | null;
 };
 
-/** A column under a name of its own: the joined tables' columns share names (id). */
 /**
  * The open instances the user may see, oldest start first, one more than the answer holds (to
  * tell it was cut short); of one study when asked (shape "study"). Only what the answer names (the
@@ -129,8 +128,8 @@ export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) 
           name: row.name,
           permissions: row.permissions,
           url: instrumentUrl(row.study_id, row.instrument_id, row.slug),
-          start_date: new Date(row.start_date).toISOString(),
-          expiration: row.expiration === null ? null : new Date(row.expiration).toISOString(),
+          start_date: isoTime(row.start_date),
+          expiration: isoTime(row.expiration),
         })),
         truncated: rows.length > PENDING_INSTRUMENTS_MAX,
       };

@@ -19,7 +19,7 @@ import {
 } from "../../../core/contracts/participant-list.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
@@ -139,8 +139,7 @@ type PageRow = {
   lname: string;
   subject_id: string;
   date_of_birth: string | null;
-  /** The driver's text of a timestamp (or a Date): read with new Date(). */
-  enrolled_at: Date | string | null;
+  enrolled_at: DriverTimestamp | null;
   lower_lname: string;
   lower_fname: string;
   /** The site's count, on the first page only. */
@@ -233,7 +232,7 @@ export function participantListRoutes(app: FastifyInstance, ctx: AppContext) {
           lname: row.lname,
           subject_id: row.subject_id,
           date_of_birth: row.date_of_birth,
-          enrolled_at: row.enrolled_at === null ? null : new Date(row.enrolled_at).toISOString(),
+          enrolled_at: isoTime(row.enrolled_at),
         })),
         total,
         next_cursor: rows.length > limit && last ? encodeCursor(sort, order, keyOf(sort, last)) : null,
