@@ -69,6 +69,18 @@ const SEARCH_TERMS = ["ander", "Mart", "son", "S101-0012", "ia", "Thomsen", "ros
 const ACCESS = `join study_permissions sp on sp.study_id = p.study_id and sp.user_id = ${USER_ID}
   join site_permissions sip on sip.site_id = p.site_id and sip.user_id = ${USER_ID}`;
 
+/** The bare read of a participant's deliveries: the columns the two instrument lists answer. */
+const PARTICIPANT_DELIVERIES = `select ins.id, ins.display_name, ins.instrument_type, ins.permissions, ins.visible_days,
+    ins.metadata, ins.study_id, ins.slug, ii.id, ii.start_date, ii.expiration, ii.completion,
+    ii.who_completed, u.name
+  from participants p ${ACCESS}
+  join instrument_instances ii on ii.participant_id = p.id
+  join instruments ins on ins.id = ii.instrument_id and ins.study_id = p.study_id
+  left join users u on u.id = ii.who_completed
+  where p.id = $1 and p.study_id = $2 and ins.instrument_type in ('CLINRO', 'ANNOUNCEMENT')
+    and (ins.retired_at is null or ii.completion is not null)
+  order by ii.start_date, ii.id`;
+
 const CALLS_MEASURED: Call[] = [
   {
     name: "participant (home)",
@@ -89,32 +101,12 @@ const CALLS_MEASURED: Call[] = [
   {
     name: "instrument instances (home)",
     path: (i) => `/control/participants/${participantOf(i)}/instruments/instances?study_id=${STUDY}`,
-    bare: (i) => [
-      [
-        `select ins.*, ii.*, u.name from participants p ${ACCESS}
-         join instrument_instances ii on ii.participant_id = p.id
-         join instruments ins on ins.id = ii.instrument_id and ins.study_id = p.study_id
-         left join users u on u.id = ii.who_completed
-         where p.id = $1 and p.study_id = $2 and ins.instrument_type in ('CLINRO', 'ANNOUNCEMENT')
-         order by ii.start_date, ii.id`,
-        [participantOf(i), STUDY],
-      ],
-    ],
+    bare: (i) => [[PARTICIPANT_DELIVERIES, [participantOf(i), STUDY]]],
   },
   {
     name: "forms list (home, older)",
     path: (i) => `/control/clinro/participants/${participantOf(i)}/instruments?study_id=${STUDY}`,
-    bare: (i) => [
-      [
-        `select ins.*, ii.*, u.name from participants p ${ACCESS}
-         join instrument_instances ii on ii.participant_id = p.id
-         join instruments ins on ins.id = ii.instrument_id and ins.study_id = p.study_id
-         left join users u on u.id = ii.who_completed
-         where p.id = $1 and p.study_id = $2 and ins.instrument_type in ('CLINRO', 'ANNOUNCEMENT')
-         order by ii.start_date, ii.id`,
-        [participantOf(i), STUDY],
-      ],
-    ],
+    bare: (i) => [[PARTICIPANT_DELIVERIES, [participantOf(i), STUDY]]],
   },
   {
     name: "instrument history",
@@ -131,7 +123,8 @@ const CALLS_MEASURED: Call[] = [
         [participantOf(i)],
       ],
       [
-        `select ins.*, ii.* from instrument_instances ii join instruments ins on ins.id = ii.instrument_id
+        `select ii.id, ii.start_date, ii.expiration, ins.id, ins.display_name, ins.permissions, ins.study_id, ins.slug
+         from instrument_instances ii join instruments ins on ins.id = ii.instrument_id
          where ii.participant_id = $1 and ins.study_id = $2 and ins.instrument_type = 'CLINRO'
            and ii.completion is null and ii.start_date <= now()
            and (ii.expiration is null or ii.expiration > now() or ins.metadata #>> '{schedule,recurring,scheme}' = 'persistent')
@@ -357,18 +350,22 @@ async function open(database: string, port: number): Promise<Target> {
   return { database, server, sql, get, figures: new Map() };
 }
 
+/** The i-th HTTP call's answer; anything but a 200 stops the bench. */
+async function answered(target: Target, call: Call, index: number) {
+  const answer = await target.get(call.path(index), call.headers);
+  if (answer.status !== 200) {
+    throw new Error(`${call.name}: ${call.path(index)} answered ${answer.status} on ${target.database}`);
+  }
+  return answer;
+}
+
 /** Every call SERVER_WARM_UP times on every server and bare, unmeasured (the answers still checked). */
 async function warmUp(targets: Target[]) {
   const started = performance.now();
   for (let index = 0; index < SERVER_WARM_UP; index += 1) {
     for (const call of [...CALLS_MEASURED, FLOOR_CALL]) {
       for (const target of targets) {
-        const answer = await target.get(call.path(index), call.headers);
-        if (answer.status !== 200) {
-          throw new Error(
-            `${call.name}: ${call.path(index)} answered ${answer.status} on ${target.database}`,
-          );
-        }
+        await answered(target, call, index);
         for (const [statement, parameters] of call.bare(index)) {
           await target.sql.unsafe(statement, parameters as never[]);
         }
@@ -391,13 +388,8 @@ async function measure(targets: Target[]) {
       for (let turn = 0; turn < targets.length; turn += 1) {
         const target = targets[(index + turn) % targets.length]!;
         let started = performance.now();
-        const answer = await target.get(call.path(index), call.headers);
+        const answer = await answered(target, call, index);
         const httpMs = performance.now() - started;
-        if (answer.status !== 200) {
-          throw new Error(
-            `${call.name}: ${call.path(index)} answered ${answer.status} on ${target.database}`,
-          );
-        }
         started = performance.now();
         const read: number[] = [];
         for (const [statement, parameters] of call.bare(index)) {
