@@ -71,16 +71,6 @@ export function preparedRows<Row, Values extends Record<string, unknown>>(
   };
 }
 
-/** A timestamp cell of a preparedRows row: a Date (postgres.js, PGlite) or its text. */
-export type DriverTimestamp = Date | string;
-
-/** A timestamp cell of a preparedRows row as the answers write it (ISO 8601, UTC). */
-export function isoTime(value: DriverTimestamp): string;
-export function isoTime(value: DriverTimestamp | null): string | null;
-export function isoTime(value: DriverTimestamp | null) {
-  return value === null ? null : new Date(value).toISOString();
-}
-
 /**
  * PostgreSQL's LISTEN/NOTIFY, for what several server processes on one database must hear from
  * each other (visit signalling). Listening holds one dedicated connection, reopened (and the

@@ -79,6 +79,10 @@ describeOnEachDatabase("read calls that check the session beside their reads", (
       if (theirs !== mine)
         expect((await api.request("GET", theirs!, { token })).statusCode, theirs).toBe(403);
     }
+    // Rows that a lapsed session must not reach (the tests below): the pending list's read holds
+    // the session check in its SQL, which only rows can prove.
+    const pending = await api.request("GET", "/control/pending_instruments?study_id=101", { token });
+    expect((pending.json() as { instruments: unknown[] }).instruments.length).toBeGreaterThan(0);
   });
 
   it("answers 401 token_revoked to a signed-out token, never the rows and never a 403 first", async () => {

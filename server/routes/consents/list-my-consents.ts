@@ -21,7 +21,8 @@ import {
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { SessionClaims } from "../../auth/tokens.ts";
 import type { AppContext } from "../../context.ts";
-import { isoTime, preparedRows, type Database } from "../../db/client.ts";
+import { preparedRows, type Database } from "../../db/client.ts";
+import { isoTime } from "../../db/iso-time.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   consentParticipants,

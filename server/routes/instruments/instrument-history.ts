@@ -25,7 +25,8 @@ import { HttpError } from "../../http/errors.ts";
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, requireSession, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { isoTime, type DriverTimestamp } from "../../db/iso-time.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,

@@ -15,7 +15,7 @@ import {
 } from "../../../core/contracts/instrument-lists.ts";
 import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { isoTime } from "../../db/client.ts";
+import { isoTime } from "../../db/iso-time.ts";
 import {
   loadParticipantInstances,
   requireParticipantInStudy,

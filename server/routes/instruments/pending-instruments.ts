@@ -12,9 +12,10 @@ import {
   type PendingInstrumentsResponse,
 } from "../../../core/contracts/instrument-schemas.ts";
 import { instrumentUrl } from "../../../core/contracts/instrument-lists.ts";
-import { alongsideSessionCheck, unconfirmedClaims } from "../../auth/authenticate.ts";
+import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { isoTime, type DriverTimestamp } from "../../db/iso-time.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import {
   instrumentInstances,
@@ -58,6 +59,8 @@ const pendingRows = preparedPerDatabase((db: Database, shape: string) => {
     isNull(instruments.retiredAt),
     isOpenInstance(sql.placeholder("now")),
     shape === "study" ? eq(participants.studyId, sql.placeholder("studyId")) : undefined,
+    // The session check in the same statement (sessionHolds): one round trip a call.
+    sessionHolds(db, userId, sql.placeholder("tokenVersion"), sql.placeholder("jti")),
   ];
   const select = db
     .select({
@@ -87,11 +90,10 @@ const pendingRows = preparedPerDatabase((db: Database, shape: string) => {
     .where(and(...conditions))
     .orderBy(asc(instrumentInstances.startDate), asc(instrumentInstances.id))
     .limit(PENDING_INSTRUMENTS_MAX + 1);
-  return preparedRows<PendingRow, { userId: number; now: string; studyId?: number }>(
-    db,
-    `pending_instruments_${shape}`,
-    select.getSQL(),
-  );
+  return preparedRows<
+    PendingRow,
+    { userId: number; tokenVersion: number; jti: string; now: string; studyId?: number }
+  >(db, `pending_instruments_${shape}`, select.getSQL());
 });
 
 export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -99,22 +101,29 @@ export function pendingInstrumentsRoutes(app: FastifyInstance, ctx: AppContext) 
     app,
     pendingInstrumentsCall,
     async (request): Promise<PendingInstrumentsResponse> => {
-      const userId = unconfirmedClaims(request).id;
+      const claims = unconfirmedClaims(request);
       const { study_id } = request.query;
-      // The session check, the study's permission and the rows at once (the rows hold the
-      // permissions in their joins): one round trip's time instead of three one after another.
-      const [mayReadStudy, rows] = await alongsideSessionCheck(request, [
-        study_id === undefined ? true : hasStudyPermission(ctx.db, userId, study_id),
-        pendingRows(ctx.db, study_id === undefined ? "all" : "study").all({
-          userId,
-          // As text: a placeholder is not passed through its column's encoder (postgres.js would
-          // refuse a Date here).
-          now: new Date().toISOString(),
-          studyId: study_id,
-        }),
-      ]);
-      if (!mayReadStudy) {
-        throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+      // One statement: the session check and the user's permissions are held in its SQL (a row
+      // is read only through the user's permission in its study and site).
+      const rows = await pendingRows(ctx.db, study_id === undefined ? "all" : "study").all({
+        userId: claims.id,
+        tokenVersion: claims.ver,
+        jti: claims.jti,
+        // As text: a placeholder is not passed through its column's encoder (postgres.js would
+        // refuse a Date here).
+        now: new Date().toISOString(),
+        studyId: study_id,
+      });
+      if (rows.length === 0) {
+        // Nothing found: a session that no longer holds (its 401 first), a study that is not the
+        // user's (403), or nothing to do.
+        const [, mayReadStudy] = await Promise.all([
+          confirmedSession(request),
+          study_id === undefined ? true : hasStudyPermission(ctx.db, claims.id, study_id),
+        ]);
+        if (!mayReadStudy) {
+          throw new HttpError(403, "You do not have access to this study.", "study_forbidden");
+        }
       }
 
       return {

@@ -19,7 +19,8 @@ import {
 } from "../../../core/contracts/participant-list.ts";
 import { confirmedSession, sessionHolds, unconfirmedClaims } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
-import { aliased, isoTime, preparedRows, type Database, type DriverTimestamp } from "../../db/client.ts";
+import { aliased, preparedRows, type Database } from "../../db/client.ts";
+import { isoTime, type DriverTimestamp } from "../../db/iso-time.ts";
 import { preparedPerDatabase } from "../../db/prepared-per-database.ts";
 import { participants } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
