@@ -117,6 +117,29 @@ describe("the answer check", () => {
         );
       });
 
+      it("writes a nullable moment, number or text as its value or null, and still refuses a broken one", async () => {
+        const schema = z.object({
+          at: z.nullable(z.iso.datetime()),
+          count: z.nullable(z.int()),
+          note: z.nullable(z.string()),
+        });
+        expect(compiledAnswer(schema)).not.toBeNull();
+        const full = { at: "2026-11-28T23:16:11.851Z", count: 3, note: 'said "yes"' };
+        const empty = { at: null, count: null, note: null };
+        for (const body of [full, empty]) {
+          const response = await answering(body, schema, { crossCheck });
+          expect(response.statusCode).toBe(200);
+          expect(response.body).toBe(JSON.stringify(body));
+        }
+        for (const body of [
+          { ...full, at: "last Tuesday" },
+          { ...full, count: 1.5 },
+          { ...full, note: 7 },
+        ]) {
+          expect((await answering(body, schema, { crossCheck })).statusCode).toBe(500);
+        }
+      });
+
       it("fills in a schema's defaults, as the app's own parse would", async () => {
         const schema = z.object({ kind: z._default(z.string(), "plain") });
         const response = await answering({}, schema, { crossCheck });
