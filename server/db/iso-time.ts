@@ -7,8 +7,9 @@
 export type DriverTimestamp = Date | string;
 
 /**
- * PostgreSQL's text of a timestamptz in a session whose time zone is UTC (the server's default,
- * and every deployment's we know): `2026-11-28 23:16:11.851974+00`, the fraction 0 to 6 digits.
+ * PostgreSQL's text of a timestamptz in a session whose time zone is UTC (the usual server
+ * setting; in any other zone the text goes through Date): `2026-11-28 23:16:11.851974+00`, the
+ * fraction 0 to 6 digits.
  */
 const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
 

@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import { aliased, preparedRows, type Database } from "../db/client.ts";
-import { type DriverTimestamp } from "../db/iso-time.ts";
+import type { DriverTimestamp } from "../db/iso-time.ts";
 import { preparedPerDatabase } from "../db/prepared-per-database.ts";
 import { instrumentInstances, instruments, users } from "../db/schema.ts";
 import { findAccessibleParticipant } from "../participants/participant-access.ts";
