@@ -28,6 +28,7 @@ import {
   consents,
   participants,
   sitePermissions,
+  sites,
   users,
 } from "../../server/db/schema.ts";
 import { DEMO_PASSWORD } from "../../server/seed/demo.ts";
@@ -779,6 +780,29 @@ describeOnEachDatabase("the consent calls", (api) => {
     expect((await api.request("GET", url("x"), { token: coordinator })).statusCode).toBe(400);
     expect((await api.request("GET", url(1011, 999999), { token: coordinator })).statusCode).toBe(404);
     expect((await api.request("GET", url(1011), { token: outsider })).statusCode).toBe(403);
+  });
+
+  it("answers a permitted site where nobody is offered the consent with no groups, and refuses a permitted site of another study", async () => {
+    // A site of the consent's study with no participants yet, and one of another study, both
+    // in the user's permissions: the read finds nobody at either, and only the checks tell them apart.
+    const user = await api.createUser({ studies: { 101: "11", 103: "11" } });
+    await api.db.insert(sites).values({ id: 1019, studyId: 101, label: "Empty site", treeLevel: 1 });
+    await api.db.insert(sitePermissions).values({ userId: user.id, siteId: 1019 });
+    const token = await api.signIn(user.username);
+    const empty = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}?site_id=1019`, {
+      token,
+    });
+    expect(empty.statusCode).toBe(200);
+    expect(consentParticipantsResponse.parse(empty.json())).toMatchObject({ consent_id: mainId, groups: [] });
+    const otherStudy = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}?site_id=1031`, {
+      token,
+    });
+    expect(otherStudy.statusCode).toBe(403);
+    expect(otherStudy.json()).toMatchObject({ code: "site_forbidden" });
+    const filled = await api.request("GET", `/control/v2/clinro/me/consents/${mainId}?site_id=1011`, {
+      token,
+    });
+    expect(participantsOf(consentParticipantsResponse.parse(filled.json())).length).toBeGreaterThan(10);
   });
 
   it("lists the participants of every permitted site of the consent's study when no site_id is given", async () => {

@@ -83,6 +83,11 @@ describeOnEachDatabase("read calls that check the session beside their reads", (
     // the session check in its SQL, which only rows can prove.
     const pending = await api.request("GET", "/control/pending_instruments?study_id=101", { token });
     expect((pending.json() as { instruments: unknown[] }).instruments.length).toBeGreaterThan(0);
+    // So does the consent participants' read of one site (beside the consent's own read).
+    const offered = await api.request("GET", `/control/v2/clinro/me/consents/${consentOf101}?site_id=1011`, {
+      token,
+    });
+    expect((offered.json() as { groups: unknown[] }).groups.length).toBeGreaterThan(0);
   });
 
   it("answers 401 token_revoked to a signed-out token, never the rows and never a 403 first", async () => {
