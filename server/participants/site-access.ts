@@ -3,7 +3,7 @@
  * (study_permissions) and the site (site_permissions), and the site must belong to the study.
  * Every refusal has the same answer, whether the study, site or participant exists or not.
  */
-import { and, eq, type Placeholder } from "drizzle-orm";
+import { and, eq, type AnyColumn, type Placeholder } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { participants, sitePermissions, sites, studyPermissions } from "../db/schema.ts";
 import { HttpError } from "../http/errors.ts";
@@ -54,12 +54,13 @@ export function readableSites(db: Database, userId: number | Placeholder) {
 
 /**
  * The rule as a query: one row when the user may read the site. A query that answers only what
- * the user may read can hold it as `exists(siteAccess(...))` and save a round trip.
+ * the user may read can hold it as `exists(siteAccess(...))` and save a round trip; the study may
+ * then be a column of that query (a consent's study).
  */
 export function siteAccess(
   db: Database,
   userId: number | Placeholder,
-  studyId: number | Placeholder,
+  studyId: number | Placeholder | AnyColumn,
   siteId: number | Placeholder,
 ) {
   return readableSites(db, userId).where(and(eq(sites.id, siteId), eq(sites.studyId, studyId)));
