@@ -7,7 +7,7 @@
  * The caller is the bench user (staff0001@scale.test, clinical coordinator of site 101, whose
  * 2,000 participants are the same on both databases). The servers are first warmed as a server
  * that has been serving is: every call SERVER_WARM_UP times, unmeasured, so that V8 has compiled
- * the paths they share (Fastify, the driver, gzip) before any is timed; measured cold, the first
+ * the paths they share (Fastify, the driver, compression) before any is timed; measured cold, the first
  * calls' figures held the compiler's work on the machine's second core. Then each call is made
  * CALLS times (after WARM_UP of its own), its parameters turning through the site's
  * participants; each HTTP call is followed by
@@ -15,19 +15,21 @@
  * statement), so both meet the same machine load. For the lists, the bench refuses to go on
  * when the answer's items and the bare rows differ in number: both must read the same answer (the
  * search's bare SQL once read 50 rows where the call answers up to 200). The client is
- * node:http on a kept-alive connection asking for gzip, as a browser does.
+ * node:http on a kept-alive connection offering the encodings a tablet's browser offers over
+ * HTTPS (gzip, deflate, br: the server answers brotli); SCALE_READS_ENCODING=gzip offers gzip
+ * alone, as the bench did before the server sent brotli.
  *
  * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
  * at most 2x), and the full database's HTTP p95 against the demo's (target: at most 1.5x).
- * Then, with no target, what each answer costs on its own (answerCost: the JSON, gzip, gunzip and
- * parse that the HTTP call pays and the bare SQL does not) and the floor of any call on the
+ * Then, with no target, what each answer costs on its own (answerCost: the JSON, its compression
+ * and decompression in the encoding the server chose, and the parse, that the HTTP call pays and the bare SQL does not) and the floor of any call on the
  * machine (FLOOR_CALL). Asserts nothing.
  * SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { cpus, loadavg, totalmem } from "node:os";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, constants, gunzipSync, gzipSync } from "node:zlib";
 import postgres from "postgres";
 import { SEARCH_RESULT_LIMIT } from "../../core/contracts/participant.ts";
 import {
@@ -46,6 +48,25 @@ const USER_ID = 1;
 const STUDY = BENCH_STUDY_ID;
 const SITE = BENCH_SITE_ID;
 const CONSENT_ID = 1;
+/** What the client offers in Accept-Encoding: by default what Safari and Chrome offer over HTTPS. */
+const ACCEPT_ENCODING = process.env.SCALE_READS_ENCODING ?? "gzip, deflate, br";
+
+/**
+ * The encodings the server may answer in, each as the server writes it (server/app.ts: brotli at
+ * quality 4, gzip at level 6) and as the client reads it.
+ */
+const ENCODINGS = {
+  br: {
+    pack: (text: string) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
+    unpack: (bytes: Buffer) => brotliDecompressSync(bytes),
+  },
+  gzip: {
+    pack: (text: string) => gzipSync(text, { level: 6 }),
+    unpack: (bytes: Buffer) => gunzipSync(bytes),
+  },
+} as const;
+type Encoding = keyof typeof ENCODINGS;
+const isEncoding = (value: unknown): value is Encoding => typeof value === "string" && value in ENCODINGS;
 
 type Call = {
   name: string;
@@ -304,7 +325,10 @@ async function startServer(database: string, port: number): Promise<ChildProcess
   }
 }
 
-type Figures = Map<string, { http: number[]; bare: number[]; bytes: number; sample?: unknown }>;
+type Figures = Map<
+  string,
+  { http: number[]; bare: number[]; bytes: number; encoding?: string; sample?: unknown }
+>;
 
 type Target = {
   database: string;
@@ -313,7 +337,7 @@ type Target = {
   get: (
     path: string,
     headers?: Record<string, string>,
-  ) => Promise<{ status: number; bytes: number; body: unknown }>;
+  ) => Promise<{ status: number; bytes: number; encoding: string; body: unknown }>;
   figures: Figures;
 };
 
@@ -328,19 +352,23 @@ async function open(database: string, port: number): Promise<Target> {
   const { token } = (await login.json()) as { token: string };
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; bytes: number; body: unknown }>((resolve, reject) => {
+    new Promise<{ status: number; bytes: number; encoding: string; body: unknown }>((resolve, reject) => {
       const request = http.get(
         `http://127.0.0.1:${port}${path}`,
-        { agent, headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip", ...headers } },
+        {
+          agent,
+          headers: { authorization: `Bearer ${token}`, "accept-encoding": ACCEPT_ENCODING, ...headers },
+        },
         (answer) => {
           const chunks: Buffer[] = [];
           answer.on("data", (chunk: Buffer) => chunks.push(chunk));
           answer.on("error", reject);
           answer.on("end", () => {
             const raw = Buffer.concat(chunks);
-            const bytes = answer.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
+            const encoding = answer.headers["content-encoding"] ?? "identity";
+            const bytes = isEncoding(encoding) ? ENCODINGS[encoding].unpack(raw) : raw;
             const body: unknown = JSON.parse(bytes.toString("utf8"));
-            resolve({ status: answer.statusCode ?? 0, bytes: bytes.length, body });
+            resolve({ status: answer.statusCode ?? 0, bytes: bytes.length, encoding, body });
           });
         },
       );
@@ -410,7 +438,10 @@ async function measure(targets: Target[]) {
           entry.http.push(httpMs);
           entry.bare.push(bareMs);
           entry.bytes = Math.max(entry.bytes, answer.bytes);
-          if (answer.bytes >= entry.bytes) entry.sample = answer.body;
+          if (answer.bytes >= entry.bytes) {
+            entry.sample = answer.body;
+            entry.encoding = answer.encoding;
+          }
         }
       }
     }
@@ -487,45 +518,62 @@ printTable(header, rows);
 
 /**
  * What the answer itself costs, whatever the server does: the call's largest answer written as
- * JSON, gzipped (level 6, as the server sends it), gunzipped and parsed, in this process, timed
+ * JSON, compressed as the server sent it (brotli at quality 4 or gzip at level 6; an answer the
+ * server left plain, under 1 KiB, is not), decompressed and parsed, in this process, timed
  * ANSWER_ROUNDS times. The bare SQL never pays it; the HTTP call always does (the server writes
  * and compresses, the client inflates and parses). (bare p50 + this p50) / bare p50 is the least
  * HTTP/bare the call can reach with this answer before the HTTP trip and its own work.
  */
 const ANSWER_ROUNDS = 200;
 
-function answerCost(body: unknown) {
+function answerCost(body: unknown, encoding: string | undefined) {
   const times: number[] = [];
-  let gzipped = 0;
+  let packedBytes = 0;
   for (let round = 0; round < ANSWER_ROUNDS; round += 1) {
     const started = performance.now();
-    const packed = gzipSync(JSON.stringify(body), { level: 6 });
-    JSON.parse(gunzipSync(packed).toString("utf8"));
+    const text = JSON.stringify(body);
+    let packed: Buffer;
+    if (isEncoding(encoding)) {
+      packed = ENCODINGS[encoding].pack(text);
+      JSON.parse(ENCODINGS[encoding].unpack(packed).toString("utf8"));
+    } else {
+      packed = Buffer.from(text);
+      JSON.parse(packed.toString("utf8"));
+    }
     times.push(performance.now() - started);
-    gzipped = packed.length;
+    packedBytes = packed.length;
   }
-  return { times, gzipped };
+  return { times, packedBytes };
 }
 
-const answerHeader = ["call", "answer KB", "gzipped KB", "answer p50", "bare p50", "least HTTP/bare p50"];
+const answerHeader = [
+  "call",
+  "answer KB",
+  "sent as",
+  "sent KB",
+  "answer p50",
+  "bare p50",
+  "least HTTP/bare p50",
+];
 const answerRows: string[][] = [];
 for (const call of CALLS_MEASURED) {
   const main = full?.get(call.name) ?? demo?.get(call.name);
   if (!main?.sample) continue;
-  const cost = answerCost(main.sample);
+  const cost = answerCost(main.sample, main.encoding);
   const bareP50 = percentile(main.bare, 50);
   const answerP50 = percentile(cost.times, 50);
   answerRows.push([
     call.name,
     (main.bytes / 1024).toFixed(1),
-    (cost.gzipped / 1024).toFixed(1),
+    main.encoding ?? "identity",
+    (cost.packedBytes / 1024).toFixed(1),
     answerP50.toFixed(2),
     bareP50.toFixed(2),
     `${((bareP50 + answerP50) / bareP50).toFixed(2)}x`,
   ]);
 }
 console.log(
-  `\nWhat each answer costs on its own (no target): JSON, gzip, gunzip and parse in one process, ms`,
+  `\nWhat each answer costs on its own (no target): JSON, compressed as sent, decompressed and parsed in one process, ms`,
 );
 printTable(answerHeader, answerRows);
 
