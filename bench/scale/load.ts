@@ -67,6 +67,11 @@ const THINK_MIN_S = 5;
 const THINK_MAX_S = 15;
 const SAMPLE_S = Number(process.env.BENCH_LOAD_SAMPLE_S ?? 5);
 const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
+/**
+ * What each clinician's browser offers in Accept-Encoding: a tablet's browser over HTTPS offers
+ * brotli (fetch offers it only over HTTPS, and these servers are plain HTTP on loopback).
+ */
+const ACCEPT_ENCODING = process.env.BENCH_LOAD_ENCODING ?? "gzip, deflate, br";
 const OWN_DATABASE = "clinro_load";
 const TEMPLATE = process.env.BENCH_LOAD_TEMPLATE || undefined;
 const KEEP = process.env.BENCH_LOAD_KEEP === "1";
@@ -382,7 +387,7 @@ async function clinician(
         `${servers[server]}/control/clinro/login`,
         {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: { "content-type": "application/json", "accept-encoding": ACCEPT_ENCODING },
           body: JSON.stringify({ username: me.username, password: PASSWORD }),
         },
         200,
@@ -398,7 +403,7 @@ async function clinician(
       await think();
     }
   }
-  const auth = { authorization: `Bearer ${token}` };
+  const auth = { authorization: `Bearer ${token}`, "accept-encoding": ACCEPT_ENCODING };
   /** One GET of the clinician's; answers its parsed body. */
   const get = async (name: CallName, path: string, headers: Record<string, string> = {}) => {
     const server = pick();
