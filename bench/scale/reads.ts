@@ -7,8 +7,8 @@
  * The caller is the bench user (staff0001@scale.test, clinical coordinator of site 101, whose
  * 2,000 participants are the same on both databases). The servers are first warmed as a server
  * that has been serving is: every call SERVER_WARM_UP times, unmeasured, so that V8 has compiled
- * the paths they share (Fastify, the driver, compression) before any is timed; measured cold, the first
- * calls' figures held the compiler's work on the machine's second core. Then each call is made
+ * the paths they share (Fastify, the driver, compression) before any is timed; measured cold, the
+ * first calls' figures held the compiler's work on the machine's second core. Then each call is made
  * CALLS times (after WARM_UP of its own), its parameters turning through the site's
  * participants; each HTTP call is followed by
  * its bare SQL with the same parameters (sent as the server sends its own: not a prepared
@@ -22,8 +22,8 @@
  * Prints, per call and database: p50 and p95 through HTTP and bare, the ratio of the p95s (target:
  * at most 2x), and the full database's HTTP p95 against the demo's (target: at most 1.5x).
  * Then, with no target, what each answer costs on its own (answerCost: the JSON, its compression
- * and decompression in the encoding the server chose, and the parse, that the HTTP call pays and the bare SQL does not) and the floor of any call on the
- * machine (FLOOR_CALL). Asserts nothing.
+ * and decompression in the encoding the server chose, and the parse, which the HTTP call pays and
+ * the bare SQL does not) and the floor of any call on the machine (FLOOR_CALL). Asserts nothing.
  * SCALE_READS_DATABASES=clinro_scale (a comma list) measures fewer.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -53,9 +53,10 @@ const ACCEPT_ENCODING = process.env.SCALE_READS_ENCODING ?? "gzip, deflate, br";
 
 /**
  * The encodings the server may answer in, each as the server writes it (server/app.ts: brotli at
- * quality 4, gzip at level 6) and as the client reads it.
+ * quality 4, gzip at level 6; under 1 KiB it leaves an answer as it is) and as the client reads it.
  */
 const ENCODINGS = {
+  identity: { pack: (text: string) => Buffer.from(text), unpack: (bytes: Buffer) => bytes },
   br: {
     pack: (text: string) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }),
     unpack: (bytes: Buffer) => brotliDecompressSync(bytes),
@@ -366,7 +367,11 @@ async function open(database: string, port: number): Promise<Target> {
           answer.on("end", () => {
             const raw = Buffer.concat(chunks);
             const encoding = answer.headers["content-encoding"] ?? "identity";
-            const bytes = isEncoding(encoding) ? ENCODINGS[encoding].unpack(raw) : raw;
+            if (!isEncoding(encoding)) {
+              reject(new Error(`${path} answered in ${encoding}, which the bench does not read`));
+              return;
+            }
+            const bytes = ENCODINGS[encoding].unpack(raw);
             const body: unknown = JSON.parse(bytes.toString("utf8"));
             resolve({ status: answer.statusCode ?? 0, bytes: bytes.length, encoding, body });
           });
@@ -518,8 +523,8 @@ printTable(header, rows);
 
 /**
  * What the answer itself costs, whatever the server does: the call's largest answer written as
- * JSON, compressed as the server sent it (brotli at quality 4 or gzip at level 6; an answer the
- * server left plain, under 1 KiB, is not), decompressed and parsed, in this process, timed
+ * JSON, compressed as the server sent it (brotli at quality 4, gzip at level 6, or not at all),
+ * decompressed and parsed, in this process, timed
  * ANSWER_ROUNDS times. The bare SQL never pays it; the HTTP call always does (the server writes
  * and compresses, the client inflates and parses). (bare p50 + this p50) / bare p50 is the least
  * HTTP/bare the call can reach with this answer before the HTTP trip and its own work.
@@ -532,14 +537,9 @@ function answerCost(body: unknown, encoding: string | undefined) {
   for (let round = 0; round < ANSWER_ROUNDS; round += 1) {
     const started = performance.now();
     const text = JSON.stringify(body);
-    let packed: Buffer;
-    if (isEncoding(encoding)) {
-      packed = ENCODINGS[encoding].pack(text);
-      JSON.parse(ENCODINGS[encoding].unpack(packed).toString("utf8"));
-    } else {
-      packed = Buffer.from(text);
-      JSON.parse(packed.toString("utf8"));
-    }
+    const { pack, unpack } = ENCODINGS[isEncoding(encoding) ? encoding : "identity"];
+    const packed = pack(text);
+    JSON.parse(unpack(packed).toString("utf8"));
     times.push(performance.now() - started);
     packedBytes = packed.length;
   }
