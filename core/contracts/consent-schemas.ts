@@ -48,6 +48,8 @@ export const SIGNATURE_MEANINGS = {
 export const SIGNATURE_TYPES = ["draw", "text", "camera", "image"] as const;
 export const signatureType = z.enum(SIGNATURE_TYPES);
 export type SignatureType = z.infer<typeof signatureType>;
+/** The signature types whose value names an image uploaded with CONSENT_UPLOAD_MODULE (drawn, photographed, chosen). */
+export const IMAGE_SIGNATURE_TYPES: ReadonlySet<string> = new Set<SignatureType>(["draw", "camera", "image"]);
 
 /** One stored signature as the server reports it. */
 export const signatureManifestation = z.object({

@@ -5,7 +5,7 @@
  * record hash (the latest signature's hash, which covers every answer and earlier signature).
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { CONSENT_UPLOAD_MODULE } from "../../core/contracts/consent-schemas.ts";
+import { CONSENT_UPLOAD_MODULE, IMAGE_SIGNATURE_TYPES } from "../../core/contracts/consent-schemas.ts";
 import { type SignerRole } from "../../core/contracts/roles.ts";
 import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
@@ -17,8 +17,6 @@ import type { ConsentPdfInput, ConsentPdfKind, ConsentPdfSignature } from "../pd
 import { manifestationOf, type ConsentState } from "./consent-signings.ts";
 import { signerRoleOf } from "./consent-status.ts";
 import { canonicalJson, sha256Hex } from "./signature-hash.ts";
-
-const IMAGE_SIGNATURE_TYPES = new Set(["draw", "camera", "image"]);
 
 /** An answer as a person reads it: choice labels, or the values, joined. */
 function answerText(record: AnswerRecord | undefined): string | undefined {

@@ -16,6 +16,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import {
   CONSENT_UPLOAD_MODULE,
+  IMAGE_SIGNATURE_TYPES,
   SIGNATURE_TYPES,
   SIGNING_PASSWORD_INVALID,
   type ConsentSigning,
@@ -43,7 +44,6 @@ import { isSigned, signerRoleOf } from "./consent-status.ts";
 import { canonicalJson } from "./signature-hash.ts";
 import { decryptSigningPassword } from "./signing-key.ts";
 
-const IMAGE_SIGNATURE_TYPES = new Set(["draw", "camera", "image"]);
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const PROBLEMS_IN_MESSAGE = 5;
 

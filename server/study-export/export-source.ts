@@ -90,6 +90,18 @@ export type ExportSignature = {
   receivedAt: Date;
   timeZone: string;
   hash: string;
+  /**
+   * The image of a drawn, photographed or chosen signature, when the server holds its bytes;
+   * absent for a typed signature and for an upload whose bytes no server imported.
+   */
+  image?: ExportSignatureImage;
+};
+
+/** A signature's uploaded image: its file's extension, and its bytes read when a writer asks. */
+export type ExportSignatureImage = {
+  /** In lower case, without the dot, as the upload was named (png, jpg, svg...). */
+  extension: string;
+  bytes: () => Promise<Uint8Array>;
 };
 
 /** One consent session (a clinician's or a witness's submission) with its signatures. */

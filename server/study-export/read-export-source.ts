@@ -14,6 +14,8 @@
  * - Scores are the server's final values (instrument_submissions.scores), never the client's.
  */
 import { and, asc, eq, gt, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { CONSENT_UPLOAD_MODULE, IMAGE_SIGNATURE_TYPES } from "../../core/contracts/consent-schemas.ts";
+import { fileExtension } from "../../core/contracts/files.ts";
 import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import type { ScoredScore } from "../../core/contracts/survey-submission.ts";
@@ -34,8 +36,11 @@ import {
   participants,
   sites,
   studies,
+  uploadedFileContents,
+  uploadedFiles,
   users,
 } from "../db/schema.ts";
+import { readFileContents } from "../files/file-store.ts";
 import type {
   ExportConsentSigning,
   ExportConsentVersion,
@@ -43,6 +48,7 @@ import type {
   ExportParticipant,
   ExportScope,
   ExportSignature,
+  ExportSignatureImage,
   ExportSite,
   ExportSource,
   ExportSubmission,
@@ -389,11 +395,13 @@ async function readSignatures(db: Database, signingIds: number[]): Promise<Map<n
   const rows = await db
     .select({
       signingId: consentSignatures.signingId,
+      participantId: consentSignatures.participantId,
       questionId: consentSignatures.questionId,
       role: consentSignatures.role,
       meaning: consentSignatures.meaning,
       printedName: consentSignatures.printedName,
       signatureType: consentSignatures.signatureType,
+      value: consentSignatures.value,
       signerUserId: consentSignatures.signerUserId,
       capturedAt: consentSignatures.capturedAt,
       receivedAt: consentSignatures.receivedAt,
@@ -403,13 +411,62 @@ async function readSignatures(db: Database, signingIds: number[]): Promise<Map<n
     .from(consentSignatures)
     .where(inArray(consentSignatures.signingId, signingIds))
     .orderBy(asc(consentSignatures.signingId), asc(consentSignatures.id));
+  const images = await readSignatureImages(
+    db,
+    rows.filter((row) => IMAGE_SIGNATURE_TYPES.has(row.signatureType)),
+  );
   const bySigning = new Map<number, ExportSignature[]>();
-  for (const { signingId, ...signature } of rows) {
+  for (const { signingId, participantId, value, ...signature } of rows) {
     const list = bySigning.get(signingId) ?? [];
-    list.push(signature);
+    const image = IMAGE_SIGNATURE_TYPES.has(signature.signatureType)
+      ? images.get(uploadKey(participantId, value))
+      : undefined;
+    list.push(image ? { ...signature, image } : signature);
     bySigning.set(signingId, list);
   }
   return bySigning;
+}
+
+const uploadKey = (participantId: number, fileName: string) => `${participantId}/${fileName}`;
+
+/**
+ * The images that image signatures name: the participant's consent upload of that file name
+ * (the latest, as the consent PDF shows), when its bytes are in the database. The bytes are read
+ * only when a writer asks for them, one image at a time, so a page of signatures costs no memory.
+ */
+async function readSignatureImages(
+  db: Database,
+  signatures: readonly { participantId: number; value: string }[],
+): Promise<Map<string, ExportSignatureImage>> {
+  const images = new Map<string, ExportSignatureImage>();
+  if (signatures.length === 0) return images;
+  const files = await db
+    .select({
+      id: uploadedFiles.id,
+      participantId: uploadedFiles.participantId,
+      fileName: uploadedFiles.fileName,
+    })
+    .from(uploadedFiles)
+    .innerJoin(uploadedFileContents, eq(uploadedFileContents.fileId, uploadedFiles.id))
+    .where(
+      and(
+        eq(uploadedFiles.moduleName, CONSENT_UPLOAD_MODULE),
+        inArray(uploadedFiles.participantId, [...new Set(signatures.map((row) => row.participantId))]),
+        inArray(uploadedFiles.fileName, [...new Set(signatures.map((row) => row.value))]),
+      ),
+    )
+    .orderBy(asc(uploadedFiles.id));
+  for (const file of files) {
+    images.set(uploadKey(file.participantId, file.fileName), {
+      extension: fileExtension(file.fileName),
+      bytes: async () => {
+        const content = (await readFileContents(db, [file.id])).get(file.id);
+        if (!content) throw new Error(`The bytes of uploaded file ${file.id} are gone`);
+        return content;
+      },
+    });
+  }
+  return images;
 }
 
 /** Everyone who completed a submission, sent a consent session or signed one, in scope. */

@@ -33,8 +33,13 @@ import {
 
 type Rows = Record<string, string>[];
 
+/** The zip's CSV files as text (the signature images are checked on their own). */
 function unzipText(payload: Uint8Array): Map<string, string> {
-  return new Map(Object.entries(unzipSync(payload)).map(([name, bytes]) => [name, strFromU8(bytes)]));
+  return new Map(
+    Object.entries(unzipSync(payload))
+      .filter(([name]) => name.endsWith(".csv"))
+      .map(([name, bytes]) => [name, strFromU8(bytes)]),
+  );
 }
 
 function rowsOf(text: string | undefined): Rows {
@@ -53,6 +58,7 @@ describeOnEachDatabase("the CSV export", (api) => {
   };
   let sink: SurveyDefinition | undefined;
   let files = new Map<string, string>();
+  let imageNames: string[] = [];
   let tokens = { coordinator: "", staff1: "" };
   let workDir = "";
   const subjectId = `CSV-${randomUUID().slice(0, 8)}`;
@@ -113,13 +119,16 @@ describeOnEachDatabase("the CSV export", (api) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("application/zip");
     files = unzipText(new Uint8Array(response.rawPayload));
+    imageNames = Object.keys(unzipSync(new Uint8Array(response.rawPayload))).filter(
+      (name) => !name.endsWith(".csv"),
+    );
   });
 
   afterAll(async () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  it("holds a codebook, one CSV per instrument definition version (no announcement) and the two consent files", () => {
+  it("holds a codebook, one CSV per instrument definition version (no announcement), the two consent files and the signature images", () => {
     expect([...files.keys()].sort()).toEqual(
       [
         "adverse-events-review_v1.csv",
@@ -137,6 +146,13 @@ describeOnEachDatabase("the CSV export", (api) => {
       expect(text.endsWith("\r\n")).toBe(true);
       expect(text.replaceAll("\r\n", "").includes("\n")).toBe(false);
     }
+    // The demo's drawn signatures: each image named by its row, in its folder.
+    const named = rowsOf(files.get("consent_signatures.csv"))
+      .map((row) => row.image_file!)
+      .filter((name) => name !== "");
+    expect(named.length).toBeGreaterThan(0);
+    expect(imageNames.sort()).toEqual(named.sort());
+    for (const name of imageNames) expect(name).toMatch(/^consent_signature_images\/signing-\d+_\w+\.png$/);
   });
 
   it("writes a kitchen-sink submission as REDCap does: choice codes, checkbox and matrix columns, the final score", async () => {
@@ -334,6 +350,7 @@ describeOnEachDatabase("the CSV export", (api) => {
       printed_name: signature.printedName,
       meaning: signature.meaning,
       signature_type: signature.signatureType,
+      image_file: expect.any(String),
       signer_user_id: signature.signerUserId === null ? "" : String(signature.signerUserId),
       captured_at: signature.capturedAt,
       received_at: signature.receivedAt.toISOString(),

@@ -11,6 +11,7 @@ import { surveyDefinition, type SurveyDefinition } from "../../../core/contracts
 import type {
   ExportConsentSigning,
   ExportInstrumentVersion,
+  ExportSignatureImage,
   ExportSource,
   ExportSubmission,
 } from "../export-source.ts";
@@ -97,6 +98,12 @@ function sourceOf(
   };
 }
 
+async function zipOf(source: ExportSource) {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of writeCsvExport(source)) chunks.push(chunk);
+  return unzipSync(Buffer.concat(chunks));
+}
+
 async function filesOf(source: ExportSource) {
   const chunks: Uint8Array[] = [];
   for await (const chunk of writeCsvExport(source)) chunks.push(chunk);
@@ -172,6 +179,62 @@ describe("writeCsvExport", () => {
     expect(codebook.find((row) => row.column === "score_count")).toMatchObject({
       score_formula: "{symptoms}",
     });
+  });
+
+  it("adds each held signature image under a safe name its row gives, and none for the others", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]);
+    const svg = new TextEncoder().encode("<svg xmlns='http://www.w3.org/2000/svg'/>");
+    const signature = (questionId: string, signatureType: string, image?: ExportSignatureImage) => ({
+      questionId,
+      role: "participant",
+      meaning: "Participant consent",
+      printedName: "Ann",
+      signatureType,
+      signerUserId: null,
+      capturedAt: "2026-11-27T10:00:00+01:00",
+      receivedAt: new Date("2026-11-27T09:00:05Z"),
+      timeZone: "Europe/Paris",
+      hash: questionId,
+      ...(image ? { image } : {}),
+    });
+    const signing: ExportConsentSigning = {
+      id: 31,
+      consentId: 4,
+      version: 1,
+      participant: { id: 1, subjectId: "S-1", siteId: 11 },
+      userId: 5,
+      endpoint: "clinro",
+      deviceCompletedAt: new Date("2026-11-27T09:00:00Z"),
+      receivedAt: new Date("2026-11-27T09:00:05Z"),
+      records: [],
+      signatures: [
+        signature("drawn", "draw", { extension: "png", bytes: () => Promise.resolve(png) }),
+        signature("../odd id", "image", { extension: "svg", bytes: () => Promise.resolve(svg) }),
+        // An upload whose bytes no server holds, and a typed name.
+        signature("lost", "camera"),
+        signature("typed", "text"),
+      ],
+      status: "complete",
+    };
+    const zip = await zipOf({
+      ...sourceOf([]),
+      async *consentSignings() {
+        yield signing;
+      },
+    });
+    const named = rows(strFromU8(zip["consent_signatures.csv"]!)).map((row) => [
+      row.question_id,
+      row.image_file,
+    ]);
+    expect(named).toEqual([
+      ["drawn", "consent_signature_images/signing-31_drawn.png"],
+      ["../odd id", "consent_signature_images/signing-31____odd_id.svg"],
+      ["lost", ""],
+      ["typed", ""],
+    ]);
+    expect(zip["consent_signature_images/signing-31_drawn.png"]).toEqual(png);
+    expect(zip["consent_signature_images/signing-31____odd_id.svg"]).toEqual(svg);
+    expect(Object.keys(zip).filter((name) => name.startsWith("consent_signature_images/"))).toHaveLength(2);
   });
 
   it("streams: a large export comes out in many chunks", async () => {

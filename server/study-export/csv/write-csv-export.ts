@@ -8,13 +8,21 @@
  *   REDCap's layout (instrument-columns.ts), a file with only its header when nothing was
  *   received for that version;
  * - consents.csv: one row per consent session (a clinician's or a witness's submission);
- * - consent_signatures.csv: one row per signature with its manifestation (21 CFR 11.50).
+ * - consent_signatures.csv: one row per signature with its manifestation (21 CFR 11.50), and
+ *   for a drawn, photographed or chosen signature the name of its image in the zip (image_file);
+ * - consent_signature_images/signing-{signing id}_{question id}.{png, jpg...}: those images, the
+ *   bytes stored, uncompressed (one signing holds one signature per question, so names are unique).
  *
  * Every file is RFC 4180 CSV in UTF-8 with CRLF line ends. A text cell starting with =, +, -, @,
  * a tab or a carriage return is written with a leading ' so that a spreadsheet shows it as text
  * instead of running it as a formula (csv-cells.ts); numbers are written as they are.
  */
-import type { ExportConsentSigning, ExportSource, ExportSubmission } from "../export-source.ts";
+import type {
+  ExportConsentSigning,
+  ExportSignature,
+  ExportSource,
+  ExportSubmission,
+} from "../export-source.ts";
 import { csvLine, isoCell, type CsvCell } from "./csv-cells.ts";
 import { InstrumentColumns, type CodebookEntry } from "./instrument-columns.ts";
 import { ZipStream } from "./zip-stream.ts";
@@ -22,6 +30,7 @@ import { ZipStream } from "./zip-stream.ts";
 export const CODEBOOK_FILE = "codebook.csv";
 export const CONSENTS_FILE = "consents.csv";
 export const CONSENT_SIGNATURES_FILE = "consent_signatures.csv";
+export const SIGNATURE_IMAGES_FOLDER = "consent_signature_images";
 
 const CODEBOOK_HEADER = [
   "file",
@@ -124,7 +133,16 @@ function consentColumns(source: ExportSource): PlainColumn[] {
   ];
 }
 
-type SignatureRow = { signing: ExportConsentSigning; signature: ExportConsentSigning["signatures"][number] };
+type SignatureRow = { signing: ExportConsentSigning; signature: ExportSignature };
+
+/** The zip entry of the signature's image, or "" when it has none (typed, or its bytes are not held). */
+function signatureImagePath({ signing, signature }: SignatureRow) {
+  if (!signature.image) return "";
+  // Question ids and extensions are the study's and the uploader's text: kept to safe characters.
+  const question = signature.questionId.replace(/[^A-Za-z0-9_-]/g, "_");
+  const extension = /^[a-z0-9]{1,10}$/.test(signature.image.extension) ? signature.image.extension : "bin";
+  return `${SIGNATURE_IMAGES_FOLDER}/signing-${signing.id}_${question}.${extension}`;
+}
 type SignatureColumn = { column: string; label: string; type: string; value: (row: SignatureRow) => CsvCell };
 
 const SIGNATURE_COLUMNS: SignatureColumn[] = [
@@ -182,6 +200,12 @@ const SIGNATURE_COLUMNS: SignatureColumn[] = [
     label: "How it was given: draw, text, camera or image",
     type: "text",
     value: (r) => r.signature.signatureType,
+  },
+  {
+    column: "image_file",
+    label: `The signature's image in this zip (${SIGNATURE_IMAGES_FOLDER}/...), the bytes as uploaded: drawn, camera and image signatures; empty for a typed signature or an image the server does not hold`,
+    type: "file",
+    value: signatureImagePath,
   },
   {
     column: "signer_user_id",
@@ -283,6 +307,14 @@ export async function* writeCsvExport(source: ExportSource): AsyncGenerator<Uint
   for await (const signing of source.consentSignings()) {
     for (const signature of signing.signatures) {
       yield* zip.write(csvLine(SIGNATURE_COLUMNS.map((column) => column.value({ signing, signature }))));
+    }
+  }
+
+  // A third read for the images, one at a time, for the same reason.
+  for await (const signing of source.consentSignings()) {
+    for (const signature of signing.signatures) {
+      if (!signature.image) continue;
+      yield* zip.addFile(signatureImagePath({ signing, signature }), await signature.image.bytes());
     }
   }
   yield* zip.close();

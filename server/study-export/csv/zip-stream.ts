@@ -3,10 +3,12 @@
  * each fed text in chunks, the archive's bytes handed out as soon as fflate makes them. Memory
  * holds one chunk of text and fflate's deflate window, whatever the archive's size.
  *
+ * Binary files (images) are added whole and stored as they are: they are compressed already.
+ *
  * Used from an async generator: write() and close() answer the bytes ready so far, which the
  * generator yields, so the reader's pace (the HTTP reply, a file) sets the writer's.
  */
-import { Zip, ZipDeflate, strToU8 } from "fflate";
+import { Zip, ZipDeflate, ZipPassThrough, strToU8 } from "fflate";
 
 /** Text is handed to the compressor in chunks of about this many characters. */
 const CHUNK_CHARACTERS = 64 * 1024;
@@ -32,6 +34,16 @@ export class ZipStream {
     file.mtime = this.mtime;
     this.zip.add(file);
     this.file = file;
+    return this.take();
+  }
+
+  /** A whole binary file, stored without compression (ending the file before). */
+  addFile(name: string, bytes: Uint8Array): Uint8Array[] {
+    this.endFile();
+    const file = new ZipPassThrough(name);
+    file.mtime = this.mtime;
+    this.zip.add(file);
+    file.push(bytes, true);
     return this.take();
   }
 
