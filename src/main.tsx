@@ -32,7 +32,8 @@ const queryClient = new QueryClient({
   },
 });
 onSignOut(() => queryClient.clear());
-const router = createAppRouter(queryClient);
+const persistence = persistQueries(queryClient, __APP_VERSION__);
+const router = createAppRouter(queryClient, persistence.restored);
 
 /**
  * How long the first render waits for the first route's data and code. Rendered once they are
@@ -49,7 +50,6 @@ const FIRST_ROUTE_WAIT_MS = 500;
  */
 async function start() {
   registerServiceWorker();
-  persistQueries(queryClient, __APP_VERSION__);
   mirrorSessionTokens();
   startOutboxFlusher();
   exposeOutboxSupportHandle();

@@ -33,17 +33,32 @@ function signedInClient() {
     last_active: Date.now(),
   });
   const queryClient = new QueryClient();
-  stop = persistQueries(queryClient, "test");
-  return queryClient;
+  const persistence = persistQueries(queryClient, "test");
+  stop = persistence.stop;
+  return { queryClient, restored: persistence.restored };
 }
 
 const marked = (key: string) => ({ queryKey: [key], meta: { persist: true } });
 
 describe("the persisted query cache", () => {
+  it("says when the signed-in user's saved queries are back in the cache", async () => {
+    const first = signedInClient();
+    await first.restored();
+    first.queryClient.getQueryCache().build(first.queryClient, marked("participants")).setData({ count: 7 });
+    await vi.waitFor(async () => expect((await persisted())?.clientState.queries).toHaveLength(1));
+    stop?.();
+
+    // A reload: a new cache, empty until the restore has put the device's copy back.
+    const second = signedInClient();
+    expect(second.queryClient.getQueryData(["participants"])).toBeUndefined();
+    await second.restored();
+    expect(second.queryClient.getQueryData(["participants"])).toEqual({ count: 7 });
+  });
+
   it("saves the last state of a burst of changes, and only the marked queries", async () => {
-    const queryClient = signedInClient();
-    // Let the restore (nothing stored yet) finish, as the app's start does.
-    await vi.waitFor(async () => expect(await persisted()).toBeUndefined());
+    const { queryClient, restored } = signedInClient();
+    // The restore (nothing stored yet) is done, as the router waits for it.
+    await restored();
     for (let count = 1; count <= 50; count++) {
       queryClient.getQueryCache().build(queryClient, marked("participants")).setData({ count });
       queryClient.setQueryData(["not-marked"], { count });
@@ -57,8 +72,8 @@ describe("the persisted query cache", () => {
   });
 
   it("leaves nothing of the user's after sign-out, though changes were still being saved", async () => {
-    const queryClient = signedInClient();
-    await vi.waitFor(async () => expect(await persisted()).toBeUndefined());
+    const { queryClient, restored } = signedInClient();
+    await restored();
     for (let count = 1; count <= 20; count++) {
       queryClient.getQueryCache().build(queryClient, marked("participants")).setData({ count });
     }

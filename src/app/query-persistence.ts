@@ -66,6 +66,12 @@ function saveAfterChanges(queryClient: QueryClient, save: () => Promise<void>) {
   };
 }
 
+/**
+ * Follows the signed-in user: restores their persisted queries, saves their changes, and deletes
+ * what was saved for the one before. `restored` is the restore of the current user: the router
+ * waits for it before a route loads, so that a page opened offline after a reload finds what the
+ * device kept instead of racing the restore with a request that cannot succeed.
+ */
 export function persistQueries(queryClient: QueryClient, appVersion: string) {
   let currentUserId: number | undefined;
   let unsubscribe: (() => void) | undefined;
@@ -98,6 +104,12 @@ export function persistQueries(queryClient: QueryClient, appVersion: string) {
       }),
     );
   };
-  void follow();
-  return subscribeToStoredUser(() => void follow());
+  // One change of user at a time, in order: a restore is never overtaken by the next sign-in's.
+  let following: Promise<void> = Promise.resolve();
+  const followInTurn = () => {
+    following = following.then(follow).catch(() => undefined);
+  };
+  followInTurn();
+  const stop = subscribeToStoredUser(followInTurn);
+  return { stop, restored: () => following };
 }

@@ -82,7 +82,11 @@ function RouteError({ error, reset }: ErrorComponentProps) {
   );
 }
 
-export type RouterContext = { queryClient: QueryClient };
+export type RouterContext = {
+  queryClient: QueryClient;
+  /** The signed-in user's persisted queries are back in the cache (query-persistence.ts). */
+  queriesRestored: () => Promise<void>;
+};
 
 const rootRoute = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -114,8 +118,11 @@ const loginRoute = createRoute({
 const signedInRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: "signed-in",
-  beforeLoad: ({ location }) => {
+  // A page's loader reads the cache only once the device's copy is in it: offline, a request
+  // made before would fail and show a page the device holds as not downloaded.
+  beforeLoad: async ({ location, context }) => {
     requirePermanentPassword(location);
+    await context.queriesRestored();
   },
 });
 
@@ -728,10 +735,13 @@ const routeTree = rootRoute.addChildren([
   joinRoute,
 ]);
 
-export function createAppRouter(queryClient: QueryClient) {
+export function createAppRouter(
+  queryClient: QueryClient,
+  queriesRestored: () => Promise<void> = () => Promise.resolve(),
+) {
   return createRouter({
     routeTree,
-    context: { queryClient },
+    context: { queryClient, queriesRestored },
     defaultPreload: "intent",
     defaultErrorComponent: RouteError,
     scrollRestoration: true,

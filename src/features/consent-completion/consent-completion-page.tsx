@@ -141,8 +141,10 @@ function ServerParticipantConsent(props: ConsentCompletionProps) {
   );
 
   const status = consent.error instanceof ApiError ? consent.error.status : undefined;
-  // The loader stops on a download failure and says so once, as an instrument's does.
-  const downloadFailed = consent.isError && status !== 403 && status !== 404;
+  // The loader stops on a download failure and says so once, as an instrument's does. A refetch
+  // that fails (offline, the server down) leaves the copy the device holds: a consent opened
+  // once opens without a connection.
+  const downloadFailed = consent.isError && consent.data === undefined && status !== 403 && status !== 404;
   const reportedDownload = useRef(false);
   useEffect(() => {
     if (!downloadFailed || reportedDownload.current) return;
@@ -165,7 +167,7 @@ function ServerParticipantConsent(props: ConsentCompletionProps) {
       </div>
     );
   }
-  if (consent.isError) {
+  if (downloadFailed) {
     return (
       <div className="page page--narrow">
         <h1 tabIndex={-1}>
@@ -283,7 +285,8 @@ function OfflineParticipantConsent(props: ConsentCompletionProps) {
       </div>
     );
   }
-  if (blank.isError) {
+  // As above: a failed refetch leaves the blank version the device holds.
+  if (blank.isError && blank.data === undefined) {
     return (
       <div className="page page--narrow">
         <h1 tabIndex={-1}>
