@@ -24,8 +24,10 @@ export default defineConfig({
           name: "api",
           environment: "node",
           include: ["tests/api/**/*.test.ts", "server/**/*.test.ts", "tests/lint/**/*.test.ts"],
+          // One migrated, demo-seeded database per engine, copied by every file's harness.
+          globalSetup: ["tests/support/api-database-templates.ts"],
           testTimeout: 30_000,
-          // A harness migrates and seeds a fresh database per file: slow when the machine is busy.
+          // A harness copies (or migrates and seeds) a database per file: slow when the machine is busy.
           hookTimeout: 120_000,
         },
       },

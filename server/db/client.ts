@@ -102,6 +102,8 @@ export type DatabaseHandle = {
    * the planner reads a site's participants in full instead of using the search indexes.
    */
   startMaintenance: () => Promise<void>;
+  /** PGlite only: the whole data directory as a tar file, which `loadDataDir` opens again. */
+  dumpDataDir?: () => Promise<Blob>;
   /** One transaction that moves whole tables in COPY text (backup and restore): bulk-session.ts. */
   bulkTransaction: <T>(mode: BulkMode, work: (session: BulkSession) => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
@@ -115,8 +117,11 @@ const MIGRATION_LOCK_ID = 7_357_001;
 
 export type DatabaseOptions =
   | { kind: "postgres"; url: string; maxConnections?: number }
-  /** dataDir undefined keeps the database in memory (tests). */
-  | { kind: "pglite"; dataDir?: string };
+  /**
+   * dataDir undefined keeps the database in memory (tests); loadDataDir starts it from a dump of
+   * another one's data directory (dumpDataDir), as the API tests start from one seeded template.
+   */
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
@@ -175,7 +180,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   );
   // pg_trgm backs the participant search indexes; PostgreSQL ships it, PGlite loads it here.
   // (The one-object form: with an undefined data directory, new PGlite(dir, options) drops options.)
-  const client = new PGlite({ dataDir: options.dataDir, extensions: { pg_trgm } });
+  const client = new PGlite({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
   try {
     await client.waitReady;
   } catch (error) {
@@ -201,6 +210,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       }, PGLITE_ANALYZE_INTERVAL_MS);
       analyzeTimer.unref();
     },
+    dumpDataDir: () => client.dumpDataDir("none"),
     bulkTransaction: (mode, work) =>
       pgliteBulkTransaction((callback) => client.transaction(callback), mode, work),
     close: async () => {

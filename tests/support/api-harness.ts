@@ -1,18 +1,19 @@
 /**
  * Builds the real API server on a real, freshly migrated and demo-seeded database for one test
- * file, and tears it down afterwards. Every API test runs once per database target: PGlite in
+ * file, and tears it down afterwards. The database is a copy of the run's seeded template of
+ * its engine (api-database-templates.ts) where there is one, else migrated and seeded here. Every API test runs once per database target: PGlite in
  * memory always, and PostgreSQL when TEST_DATABASE_URL is set (a throw-away database is created
  * on that server for the file and dropped at the end).
  *
  * Requests go through Fastify's `app.inject`, so no port is opened.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject } from "vitest";
 import type { InjectOptions, LightMyRequestResponse } from "fastify";
 import { errorBody } from "../../core/contracts/errors.ts";
 import { createThrowawayDatabase } from "./throwaway-postgres.ts";
@@ -105,6 +106,15 @@ export type ApiHarness = {
 let userCounter = 0;
 
 /**
+ * The run's seeded template of an engine: the PGlite tar file or the PostgreSQL template
+ * database's name; undefined outside the API project's global setup.
+ */
+function seededTemplateOf(kind: DatabaseTarget["kind"]): string | undefined {
+  const provided = kind === "pglite" ? inject("pgliteTemplateFile") : inject("postgresTemplateDatabase");
+  return provided || undefined;
+}
+
+/**
  * Registers beforeAll/afterAll hooks in the current describe block that build one app on the
  * target database, and answers an object whose fields are ready inside the tests.
  */
@@ -119,16 +129,20 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "clinro-api-"));
+    const template = seededTemplateOf(target.kind);
     if (target.kind === "postgres") {
       if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
-      const created = await createThrowawayDatabase(testDatabaseUrl);
+      const created = await createThrowawayDatabase(testDatabaseUrl, "test", template);
       dropDatabase = created.drop;
       handle = await openDatabase({ kind: "postgres", url: created.url, maxConnections: 4 });
     } else {
-      handle = await openDatabase({ kind: "pglite" });
+      const loadDataDir = template ? new Blob([await readFile(template)]) : undefined;
+      handle = await openDatabase({ kind: "pglite", loadDataDir });
     }
-    await handle.migrate();
-    await seedDemo(handle.db);
+    if (!template) {
+      await handle.migrate();
+      await seedDemo(handle.db);
+    }
     const [seeded] = await handle.db
       .select({ hash: users.passwordHash })
       .from(users)
