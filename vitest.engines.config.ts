@@ -12,9 +12,9 @@ export default defineConfig({
     include: ["tests/engines/**/*.test.ts"],
     fileParallelism: false,
     testTimeout: 120_000,
-    // A real browser on a busy two-core machine: a journey that failed once is run once more,
-    // and says so in the report (a defect fails both times).
-    retry: 1,
+    // No second chance: a journey that fails once is a defect of the product or of the test,
+    // and a retry would hide one that fails one time in two.
+    retry: 0,
     hookTimeout: 120_000,
   },
 });
