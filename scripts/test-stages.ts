@@ -3,6 +3,7 @@
  * how many tests it ran, so that anyone sees where the time goes.
  *
  *   node --import tsx scripts/test-stages.ts          run every stage, stop after a failed step
+ *   node --import tsx scripts/test-stages.ts api e2e  only the stages whose names hold a word given
  *   node --import tsx scripts/test-stages.ts report   print the table of CLINRO_STAGE_TIMES
  *
  * Stages of one step run side by side: each of lint and type-check keeps one core busy, and the
@@ -205,10 +206,12 @@ function readRows(file: string): Row[] {
     });
 }
 
-async function runAll() {
+async function runAll(only: string[]) {
   const rows: Row[] = [];
   let failed = false;
-  for (const step of steps) {
+  const chosen = (stage: Stage) =>
+    only.length === 0 || only.some((word) => stage.name.toLowerCase().includes(word.toLowerCase()));
+  for (const step of steps.map((stages) => stages.filter(chosen)).filter((stages) => stages.length > 0)) {
     if (failed) {
       rows.push(
         ...step.map((stage) => ({ name: stage.name, seconds: 0, outcome: "skipped" as const, tests: "" })),
@@ -240,5 +243,5 @@ if (process.argv[2] === "report") {
   if (!timesFile) throw new Error("CLINRO_STAGE_TIMES names no file");
   printTable(readRows(timesFile));
 } else {
-  await runAll();
+  await runAll(process.argv.slice(2));
 }

@@ -35,6 +35,7 @@ async function makePgliteTemplate(folder: string): Promise<string> {
   try {
     await handle.migrate();
     await seedDemo(handle.db);
+    if (!handle.dumpDataDir) throw new Error("A PGlite handle dumps its data directory");
     const dump = await handle.dumpDataDir();
     const file = path.join(folder, "pglite-seeded.tar");
     await writeFile(file, Buffer.from(await dump.arrayBuffer()));
