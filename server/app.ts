@@ -17,6 +17,7 @@ import { recordForbidden } from "./audit/audit-trail.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import { answerSerializerCompiler } from "./http/answer-serializer.ts";
 import { createBackgroundTasks, type BackgroundTasks } from "./http/background-tasks.ts";
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from "./db/database-unavailable.ts";
 import { HttpError, invalidRequest } from "./http/errors.ts";
 import { errorSummary } from "./http/error-summary.ts";
 import { registerInputBounds } from "./http/input-bounds.ts";
@@ -153,6 +154,18 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Fastify's own client errors: malformed JSON, wrong content type, body too large.
       return reply.code(error.statusCode).send({ message: error.message, code: error.code });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // The database is down or restarting: nothing was stored, and the same request can be
+      // sent again later (the outbox does). Logged as a warning: the server is fine.
+      request.log.warn({ failure: errorSummary(error) }, "Database unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", String(DATABASE_RETRY_AFTER_S))
+        .send({
+          message: "The database is unavailable. Try again in a moment.",
+          code: "database_unavailable",
+        });
     }
     // Class, code and frames only: a database error's message carries the SQL and its
     // parameters (error-summary.ts). The answer names nothing; the log line has the reqId.

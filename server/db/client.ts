@@ -128,6 +128,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
+      // While the database is down, a request waits for a reconnection attempt before it is
+      // refused (503, database-unavailable.ts). The driver's own backoff grows to 20 s per
+      // attempt, and a host that drops packets takes connect_timeout (30 s by default): a
+      // clinician would wait 30 to 45 s for each refusal. Here attempts are at most 2 s apart
+      // (with jitter, so that servers do not reconnect in step), and one gives up after 10 s.
+      backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 2),
+      connect_timeout: 10,
     });
     const db = drizzlePostgres({ client, schema }) as unknown as Database;
     // The lock is a session's: one reserved connection takes it, runs everything, releases it.
