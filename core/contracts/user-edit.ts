@@ -24,6 +24,15 @@ export type UserEditor = {
 export type EditRefusal = "no_scope" | "creator";
 
 /**
+ * Spec 01 section 4: nobody changes the account of the user who created theirs, whichever page
+ * or call they use (the edit call, the staff-access calls). An account nobody created has no
+ * such user.
+ */
+export function isOwnCreator(user: Pick<UserEditor, "created_by">, targetId: number): boolean {
+  return user.created_by !== null && targetId === user.created_by;
+}
+
+/**
  * Spec 01 section 4, "Editing users": anyone may edit their own profile; editing another user
  * needs the user scope 'wu' and a target who is not the editor's own creator. Answers null when
  * allowed, else why not.
@@ -31,7 +40,7 @@ export type EditRefusal = "no_scope" | "creator";
 export function editRefusal(editor: UserEditor, targetId: number): EditRefusal | null {
   if (targetId === editor.id) return null;
   if (!editor.scope.includes(EDIT_USERS_SCOPE)) return "no_scope";
-  if (editor.created_by !== null && targetId === editor.created_by) return "creator";
+  if (isOwnCreator(editor, targetId)) return "creator";
   return null;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Staff management by administrators (core/contracts/staff.ts): invitations, one or a CSV of
  * many, resending them, a user's studies, sites and roles, deactivation. Every call is for
- * administrators only (managementRoleAllows(role, "users")); anyone else gets a 403.
+ * administrators only (managementRoleAllows(role, "users")); anyone else gets a 403, and so does
+ * a change to the user who created the caller's account (spec 01 section 4).
  */
 import { defineCall } from "../http/define-call.ts";
 import { errorBody } from "../errors.ts";
@@ -64,7 +65,7 @@ export const setStaffAccessCall = defineCall({
   method: "PUT",
   path: "/control/users/{userId}/access",
   summary:
-    "Set a user's management role and every study of theirs with its role and sites; a study left out is taken away (administrators only, never their own management role)",
+    "Set a user's management role and every study of theirs with its role and sites; a study left out is taken away (administrators only, never their own management role, never the user who created their account)",
   params: staffUserParams,
   body: staffAccessRequest,
   answers: { 200: staffMember, ...REFUSALS, 404: errorBody },
@@ -87,7 +88,7 @@ export const deactivateUserCall = defineCall({
   method: "POST",
   path: "/control/users/{userId}/deactivate",
   summary:
-    "Deactivate a user: their tokens stop working at the next request and they cannot sign in; their signatures and audit rows stay (administrators only, never themselves)",
+    "Deactivate a user: their tokens stop working at the next request and they cannot sign in; their signatures and audit rows stay (administrators only, never themselves or the user who created their account)",
   params: staffUserParams,
   answers: { 200: staffMember, ...REFUSALS, 404: errorBody },
 });

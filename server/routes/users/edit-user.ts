@@ -1,7 +1,8 @@
 /**
  * PATCH /control/users/{userId}: editing a user (spec 01 section 4, "Editing users"). Anyone may
  * change their own nickname; changing another user needs the user scope 'wu' and a target who is
- * not the editor's own creator (core/contracts/users.ts, editRefusal). Nobody changes their own
+ * not the editor's own creator (core/contracts/user-edit.ts, editRefusal; the staff-access calls
+ * refuse the creator with the same 403, server/users/own-creator-refusal.ts). Nobody changes their own
  * role. Every change is audited as made by the editor.
  */
 import { eq } from "drizzle-orm";
@@ -16,11 +17,7 @@ import type { AppContext } from "../../context.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
-
-const REFUSAL_MESSAGES = {
-  no_scope: { message: "You may not edit other users.", code: "users_edit_forbidden" },
-  creator: { message: "You may not edit the user who created your account.", code: "users_edit_creator" },
-} as const;
+import { ownCreatorRefusal } from "../../users/own-creator-refusal.ts";
 
 export function editUserRoutes(app: FastifyInstance, ctx: AppContext) {
   registerCall(app, editUserCall, async (request): Promise<UserListItem> => {
@@ -29,10 +26,9 @@ export function editUserRoutes(app: FastifyInstance, ctx: AppContext) {
     const changes = request.body;
     // The permission first, from the editor alone: a refused editor learns nothing about the id.
     const refusal = editRefusal({ id: editor.id, scope: editor.scope, created_by: editor.createdBy }, userId);
-    if (refusal) {
-      const { message, code } = REFUSAL_MESSAGES[refusal];
-      throw new HttpError(403, message, code);
-    }
+    if (refusal === "no_scope")
+      throw new HttpError(403, "You may not edit other users.", "users_edit_forbidden");
+    if (refusal === "creator") throw ownCreatorRefusal();
     const [target] = await ctx.db.select().from(users).where(eq(users.id, userId));
     if (!target) throw new HttpError(404, `There is no user ${userId}.`, "user_not_found");
     if (target.id === editor.id && changes.role !== undefined && changes.role !== target.role) {

@@ -2,7 +2,8 @@
  * Staff management by administrators: invitations (one, or a CSV of many), resending them,
  * changing a user's studies, sites and roles, deactivating a user. Who may: the management role
  * allowing "users" (core/contracts/management-roles.ts); anyone else gets a 403, checked before
- * any id is looked at.
+ * any id is looked at. Nor does anyone change, deactivate, reactivate or re-invite the user who
+ * created their account (server/users/own-creator-refusal.ts, the edit call's rule too).
  *
  * - POST /control/users/invitations: the account, its access and its activation link in one
  *   audited transaction (201); the mail is sent after the answer (a slow relay does not hold it).
@@ -39,6 +40,7 @@ import { HttpError, invalidRequest } from "../../http/errors.ts";
 import { registerCall } from "../../http/register-call.ts";
 import { issueActivation, type AccountMailDeps } from "../../users/account-mail.ts";
 import { retireAccountTokens } from "../../users/account-tokens.ts";
+import { refuseActingOnOwnCreator } from "../../users/own-creator-refusal.ts";
 import { readStaffCsv } from "../../users/staff-csv.ts";
 import {
   createInvitations,
@@ -178,6 +180,7 @@ export function staffRoutes(
   registerCall(app, setStaffAccessCall, async (request) => {
     const admin = requireUserAdministrator(request);
     const { userId } = request.params;
+    refuseActingOnOwnCreator(admin, userId);
     const body = request.body;
     const [target] = await ctx.db.select().from(users).where(eq(users.id, userId));
     if (!target) throw userNotFound(userId);
@@ -206,6 +209,7 @@ export function staffRoutes(
   registerCall(app, resendInvitationCall, async (request) => {
     const admin = requireUserAdministrator(request);
     const { userId } = request.params;
+    refuseActingOnOwnCreator(admin, userId);
     const [target] = await ctx.db.select().from(users).where(eq(users.id, userId));
     if (!target) throw userNotFound(userId);
     if (target.deactivatedAt) {
@@ -229,6 +233,7 @@ export function staffRoutes(
     if (userId === admin.id) {
       throw new HttpError(403, "You may not deactivate your own account.", "users_deactivate_self");
     }
+    refuseActingOnOwnCreator(admin, userId);
     const [target] = await ctx.db
       .select({ deactivatedAt: users.deactivatedAt })
       .from(users)
@@ -250,6 +255,7 @@ export function staffRoutes(
   registerCall(app, reactivateUserCall, async (request) => {
     const admin = requireUserAdministrator(request);
     const { userId } = request.params;
+    refuseActingOnOwnCreator(admin, userId);
     const [target] = await ctx.db
       .select({ deactivatedAt: users.deactivatedAt })
       .from(users)

@@ -2,7 +2,9 @@
  * /users/{userId}/access: an administrator sees where a user's account stands and changes their
  * management role, and per study their role and sites (a study set to "No access" is taken
  * away). Here too: resend an invitation not yet followed, deactivate a user (their sessions end
- * at their next request; what they signed and the audit trail stay), reactivate one.
+ * at their next request; what they signed and the audit trail stay), reactivate one. Not for the
+ * user who created one's own account (spec 01 section 4, isOwnCreator): the server refuses
+ * every change to them, so the page says so instead of offering them.
  */
 import { msg } from "@lingui/core/macro";
 import { useLingui as useLinguiRuntime } from "@lingui/react";
@@ -21,7 +23,8 @@ import {
 } from "../../api/staff-api.ts";
 import { useStoredUser } from "../../auth/use-stored-user.ts";
 import { STAFF_INVITATION_DAYS, type StaffMember } from "../../../core/contracts/staff.ts";
-import { assignableRole, type AssignableRole } from "../../../core/contracts/user-edit.ts";
+import { assignableRole, isOwnCreator, type AssignableRole } from "../../../core/contracts/user-edit.ts";
+import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { showToast, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { formatDateTime } from "./format-last-login.ts";
@@ -40,9 +43,30 @@ import "./users.css";
 
 export function StaffAccessPage({ userId }: { userId: number }) {
   const { t } = useLingui();
+  const self = useStoredUser();
   const member = useQuery(staffMemberQuery(userId));
   const studies = useQuery(assignableStudiesQuery());
+  const backLink = (
+    <Link to="/users" className="button button--secondary">
+      <Trans id="user_edit_back">Back to the users</Trans>
+    </Link>
+  );
 
+  if (self && isOwnCreator({ created_by: self.created_by ?? null }, userId)) {
+    return (
+      <div className="page page--narrow staff-page">
+        <AccessDeniedPanel
+          message={t({
+            id: "user_edit_refused_creator",
+            message: "You may not edit the user who created your account.",
+          })}
+          actions={backLink}
+        >
+          {null}
+        </AccessDeniedPanel>
+      </div>
+    );
+  }
   if (!member.data || !studies.data) {
     const missing = member.error instanceof ApiError && member.error.status === 404;
     return (
@@ -57,9 +81,7 @@ export function StaffAccessPage({ userId }: { userId: number }) {
               ? t({ id: "staff_access_load_failed", message: "The user could not be loaded." })
               : t({ id: "staff_access_loading", message: "Loading the user…" })}
         </p>
-        <Link to="/users" className="button button--secondary">
-          <Trans id="user_edit_back">Back to the users</Trans>
-        </Link>
+        {backLink}
       </div>
     );
   }
