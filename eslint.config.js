@@ -228,7 +228,17 @@ export default tseslint.config(
   },
   {
     // Type-aware rules where promises cross into callbacks: a dropped promise loses its error.
+    // The product's code and the server's tests (one TypeScript program each for the app and the
+    // server). Not the app's unit tests and the gallery's stories: they are projects of their own
+    // (tsconfig.app-tests.json, tsconfig.stories.json), and typing them builds two more
+    // programs of the whole app.
     files: ["src/**/*.{ts,tsx}", "server/**/*.ts"],
+    ignores: [
+      "src/**/*.test.{ts,tsx}",
+      "src/**/*.stories.tsx",
+      "src/survey/questions/question-harness.tsx",
+      "src/outbox/fake-events-server.ts",
+    ],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
