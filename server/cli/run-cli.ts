@@ -65,8 +65,10 @@ export type CliOptions = {
 };
 
 export const USAGE = `Usage:
-  npm run clinro -- instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
-  npm run clinro -- instrument import --from fhir|redcap|odm FILE --study ID [--form NAME] [--name NAME] [--slug SLUG] [--permissions 16,11]
+  npx clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]
+      [--new-version-of SLUG] [--dry-run]
+  npx clinro instrument import --from fhir|redcap|odm FILE --study ID [--form NAME] [--name NAME]
+      [--slug SLUG] [--permissions 16,11] [--new-version-of SLUG] [--dry-run]
 
   FILE           a survey definition: a .json file, or a .zip holding one .json file;
                  with --from, an instrument in that standard: a FHIR R4 Questionnaire (JSON),
@@ -78,8 +80,13 @@ export const USAGE = `Usage:
   --slug         the last segment of its url (default: the JSON file's name; with --from, the
                  instrument's name in the file)
   --permissions  clinician role codes that may administer it (default: 16,11,12,13)
+  --new-version-of
+                 the slug of the study's instrument this file is the next definition version of
+  --dry-run      print what the import would do (and a new version's changes); store nothing
 
-A slug the study already has gets a new definition version instead of a new instrument.
+A slug the study already has is refused, naming its instrument, unless --new-version-of names
+it: the new version is then listed change by change before it is added. The same definition as
+the instrument's latest version adds nothing ("No changes").
 With --from, the import report lists everything in the file the definition does not carry.
 
 ${CONSENT_USAGE}
@@ -119,11 +126,40 @@ function parsePermissions(value: string | undefined) {
   return [...new Set(codes)];
 }
 
-function describeOutcome(outcome: ImportOutcome) {
+/** What an import did (or, for a dry run, would do), the changes of a new version first. */
+function describeOutcome(outcome: ImportOutcome): string[] {
+  const questions = `${outcome.questionCount} question${outcome.questionCount === 1 ? "" : "s"}`;
+  if (outcome.kind === "created") {
+    const what = `"${outcome.name}" (slug ${outcome.slug}) of study ${outcome.studyId}`;
+    return outcome.dryRun
+      ? [`Dry run: would create instrument ${what} with ${questions}; nothing was imported.`]
+      : [
+          `Created instrument ${outcome.instrumentId} ${what} with definition version ${outcome.versionNumber}, served as ${outcome.servedAs}: ${questions}.`,
+        ];
+  }
   const where = `instrument ${outcome.instrumentId} "${outcome.name}" (slug ${outcome.slug}) of study ${outcome.studyId}`;
-  return outcome.created
-    ? `Created ${where} with definition version ${outcome.versionNumber}, served as ${outcome.servedAs}.`
-    : `Added definition version ${outcome.versionNumber} to ${where}, served as ${outcome.servedAs}.`;
+  if (outcome.kind === "unchanged") {
+    return [
+      `No changes: definition version ${outcome.versionNumber} of ${where} is already this definition; nothing was imported.`,
+    ];
+  }
+  const changes = [
+    `Definition version ${outcome.versionNumber} (${questions}) changes from version ${outcome.versionNumber - 1}:`,
+    ...outcome.changes.map((line) => `  ${line}`),
+  ];
+  return outcome.dryRun
+    ? [...changes, `Dry run: would add it to ${where}; nothing was imported.`]
+    : [
+        ...changes,
+        `Added definition version ${outcome.versionNumber} to ${where}, served as ${outcome.servedAs}.`,
+      ];
+}
+
+function printOutcome(outcome: ImportOutcome, output: CliOutput) {
+  for (const line of describeOutcome(outcome)) output.out(line);
+  if (outcome.kind !== "created" && outcome.ignored.length > 0) {
+    output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
+  }
 }
 
 export async function runCli(argv: string[], output: CliOutput, options: CliOptions = {}): Promise<number> {
@@ -184,11 +220,10 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
         name: parsed.name,
         slug: parsed.slug,
         permissions: parsed.permissions,
+        newVersionOf: parsed.newVersionOf,
+        dryRun: parsed.dryRun,
       });
-      output.out(describeOutcome(outcome));
-      if (outcome.ignored.length > 0) {
-        output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
-      }
+      printOutcome(outcome, output);
       return 0;
     } finally {
       if (!options.database) await handle.close();
@@ -211,10 +246,7 @@ async function runStandardImport(
     const handle = options.database ?? (await openMigrated());
     try {
       const outcome = await storeImportedInstrument(handle.db, imported, parsed);
-      output.out(describeOutcome(outcome));
-      if (outcome.ignored.length > 0) {
-        output.out(`${outcome.ignored.join(" and ")} only apply to a new instrument: left unchanged.`);
-      }
+      printOutcome(outcome, output);
       for (const line of describeImportReport(outcome.report)) output.out(line);
       return 0;
     } finally {
@@ -303,6 +335,8 @@ function parseCommand(argv: string[]) {
       permissions: { type: "string" },
       from: { type: "string" },
       form: { type: "string" },
+      "new-version-of": { type: "string" },
+      "dry-run": { type: "boolean" },
       site: { type: "string" },
       participant: { type: "string" },
       at: { type: "string" },
@@ -339,6 +373,8 @@ function parseCommand(argv: string[]) {
     permissions: parsePermissions(values.permissions),
     from,
     form: values.form,
+    newVersionOf: values["new-version-of"],
+    dryRun: values["dry-run"] === true,
   };
 }
 

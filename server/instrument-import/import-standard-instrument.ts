@@ -3,7 +3,7 @@
  * dictionary or instrument zip, CDISC ODM 1.3.2): the format's reader turns the file into a
  * survey definition and an import report, and the definition is stored exactly as a definition
  * of our own JSON format is (importInstrument: a new instrument, or the next definition version
- * of the study's instrument with the same slug, in one transaction, audited by the database's
+ * of the instrument the command names, in one transaction, audited by the database's
  * triggers). A file the reader refuses stores nothing.
  */
 import { readFile } from "node:fs/promises";
@@ -61,6 +61,8 @@ export type StandardImportOptions = {
   name?: string | undefined;
   slug?: string | undefined;
   permissions?: string[] | undefined;
+  newVersionOf?: string | undefined;
+  dryRun?: boolean | undefined;
 };
 
 export type StandardImportOutcome = ImportOutcome & { report: ImportReportEntry[]; title: string };
@@ -78,7 +80,10 @@ export async function importStandardInstrument(
 export async function storeImportedInstrument(
   db: Database | Transaction,
   imported: ImportedInstrument,
-  options: Pick<StandardImportOptions, "studyId" | "name" | "slug" | "permissions">,
+  options: Pick<
+    StandardImportOptions,
+    "studyId" | "name" | "slug" | "permissions" | "newVersionOf" | "dryRun"
+  >,
 ): Promise<StandardImportOutcome> {
   const outcome = await importInstrument(db, {
     studyId: options.studyId,
@@ -87,6 +92,8 @@ export async function storeImportedInstrument(
     name: options.name,
     slug: options.slug,
     permissions: options.permissions,
+    newVersionOf: options.newVersionOf,
+    dryRun: options.dryRun,
   });
   return { ...outcome, report: imported.report, title: imported.title };
 }

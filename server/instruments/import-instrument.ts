@@ -1,13 +1,16 @@
 /**
  * Importing a survey definition into a study (the `clinro instrument import` command): reads a
  * .json file, or a .zip holding one .json file, checks it with the engine's
- * parseSurveyDefinition, and stores it as a new clinician instrument, or as the next definition
- * version of the study's instrument with the same slug. A definition that does not pass changes
- * nothing.
+ * parseSurveyDefinition, and stores it as a new clinician instrument. A slug the study already
+ * has is refused, naming that instrument, unless the import names it as the one to version
+ * (`newVersionOf`): a form that only shares a name with an instrument (two "Demographics" from
+ * two sources) must not replace what every new participant is asked. The same definition as the
+ * instrument's latest version adds nothing ("no changes"). A dry run reads and reports the same
+ * and writes nothing. A definition that does not pass changes nothing.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { DEFAULT_FORM_PERMISSIONS, INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import {
@@ -15,7 +18,8 @@ import {
   type DefinitionProblem,
 } from "../../core/survey-engine/validate-definition.ts";
 import type { Database, Transaction } from "../db/client.ts";
-import { instruments, studies, type DefinitionServedAs } from "../db/schema.ts";
+import { instrumentDefinitions, instruments, studies, type DefinitionServedAs } from "../db/schema.ts";
+import { describeDefinitionChanges } from "./definition-changes.ts";
 import { addDefinitionVersion } from "./instrument-definitions.ts";
 
 /** Slugs are the last segment of an instrument's url: lower-case letters, digits, - and _. */
@@ -98,19 +102,46 @@ export type ImportOptions = {
   name?: string | undefined;
   slug?: string | undefined;
   permissions?: string[] | undefined;
+  /**
+   * The slug of the study's instrument this definition is the next version of: only then is an
+   * existing instrument given a new version. Implies the slug.
+   */
+  newVersionOf?: string | undefined;
+  /** Read and report as an import would, and write nothing. */
+  dryRun?: boolean | undefined;
 };
 
+/** A new instrument, a new version of one, or nothing to do (the same definition again). */
+export type ImportKind = "created" | "new-version" | "unchanged";
+
 export type ImportOutcome = {
-  created: boolean;
-  instrumentId: number;
+  kind: ImportKind;
+  /** Nothing was written: a dry run (kind says what the import would do). */
+  dryRun: boolean;
+  /** The instrument; undefined only for a dry run of a new one. */
+  instrumentId: number | undefined;
   name: string;
   slug: string;
   studyId: number;
+  /** The version added (or a dry run would add); for "unchanged", the latest one. */
   versionNumber: number;
   servedAs: DefinitionServedAs;
   /** Options that only apply to a new instrument and were given for an existing one. */
   ignored: string[];
+  /** For a new version: what it changes from the latest one (definition-changes.ts). */
+  changes: string[];
+  /** How many questions the definition holds. */
+  questionCount: number;
 };
+
+function questionCount(definition: Record<string, unknown>) {
+  const questions = definition.questions;
+  return typeof questions === "object" && questions !== null ? Object.keys(questions).length : 0;
+}
+
+function plural(count: number, noun: string) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
 
 /**
  * Checks the definition, then adds it to the study. Throws ImportError, with the definition's
@@ -123,13 +154,25 @@ export async function importInstrument(
   const parsed = parseSurveyDefinition(options.file.json);
   if (!parsed.ok) throw new ImportError("The definition does not pass the survey format", parsed.problems);
   const definition = options.file.json as Record<string, unknown>;
-  const slug = options.slug ?? slugFrom(options.file.baseName);
+  if (
+    options.newVersionOf !== undefined &&
+    options.slug !== undefined &&
+    options.slug !== options.newVersionOf
+  ) {
+    throw new ImportError(
+      `--slug ${options.slug} and --new-version-of ${options.newVersionOf} name two instruments: give one`,
+    );
+  }
+  const slug = options.newVersionOf ?? options.slug ?? slugFrom(options.file.baseName);
   if (!SLUG_PATTERN.test(slug)) {
     throw new ImportError(
       `The slug "${slug}" is not valid: use 1 to 100 lower-case letters, digits, - and _, starting with a letter or digit`,
     );
   }
   const name = options.name?.trim() || parsed.definition.title?.trim() || slug;
+  const dryRun = options.dryRun === true;
+  const count = questionCount(definition);
+  const servedAs = options.file.servedAs;
 
   return db.transaction(async (tx) => {
     const [study] = await tx.select({ id: studies.id }).from(studies).where(eq(studies.id, options.studyId));
@@ -140,50 +183,89 @@ export async function importInstrument(
       .where(and(eq(instruments.studyId, options.studyId), eq(instruments.slug, slug)))
       .orderBy(asc(instruments.id))
       .limit(1);
-    if (existing) {
-      if (existing.instrumentType !== INSTRUMENT_TYPE.clinician) {
+    if (!existing) {
+      if (options.newVersionOf !== undefined) {
         throw new ImportError(
-          `The instrument "${slug}" of study ${options.studyId} is an ${existing.instrumentType}, not a clinician instrument`,
+          `Study ${options.studyId} has no instrument with the slug "${slug}" to add a version to`,
         );
       }
-      const versionNumber = await addDefinitionVersion(tx, existing.id, definition, options.file.servedAs);
-      const ignored = [
-        ...(options.name !== undefined ? ["--name"] : []),
-        ...(options.permissions !== undefined ? ["--permissions"] : []),
-      ];
-      return {
-        created: false,
-        instrumentId: existing.id,
-        name: existing.displayName,
-        slug,
-        studyId: options.studyId,
-        versionNumber,
-        servedAs: options.file.servedAs,
-        ignored,
-      };
-    }
-    const [created] = await tx
-      .insert(instruments)
-      .values({
-        studyId: options.studyId,
+      const outcome = {
+        kind: "created" as const,
+        dryRun,
         name,
-        displayName: name,
-        instrumentType: INSTRUMENT_TYPE.clinician,
         slug,
-        permissions: options.permissions ?? [...DEFAULT_FORM_PERMISSIONS],
-        metadata: { display_name: name },
+        studyId: options.studyId,
+        servedAs,
+        ignored: [],
+        changes: [],
+        questionCount: count,
+        versionNumber: 1,
+      };
+      if (dryRun) return { ...outcome, instrumentId: undefined };
+      const [created] = await tx
+        .insert(instruments)
+        .values({
+          studyId: options.studyId,
+          name,
+          displayName: name,
+          instrumentType: INSTRUMENT_TYPE.clinician,
+          slug,
+          permissions: options.permissions ?? [...DEFAULT_FORM_PERMISSIONS],
+          metadata: { display_name: name },
+        })
+        .returning({ id: instruments.id });
+      const versionNumber = await addDefinitionVersion(tx, created!.id, definition, servedAs);
+      return { ...outcome, instrumentId: created!.id, versionNumber };
+    }
+    if (existing.instrumentType !== INSTRUMENT_TYPE.clinician) {
+      throw new ImportError(
+        `The instrument "${slug}" of study ${options.studyId} is an ${existing.instrumentType}, not a clinician instrument`,
+      );
+    }
+    const [latest] = await tx
+      .select({
+        versionNumber: instrumentDefinitions.versionNumber,
+        definition: instrumentDefinitions.definition,
+        servedAs: instrumentDefinitions.servedAs,
       })
-      .returning({ id: instruments.id });
-    const versionNumber = await addDefinitionVersion(tx, created!.id, definition, options.file.servedAs);
-    return {
-      created: true,
-      instrumentId: created!.id,
-      name,
+      .from(instrumentDefinitions)
+      .where(eq(instrumentDefinitions.instrumentId, existing.id))
+      .orderBy(desc(instrumentDefinitions.versionNumber))
+      .limit(1);
+    const changes = latest ? describeDefinitionChanges(latest.definition, definition) : [];
+    if (latest && latest.servedAs !== servedAs)
+      changes.push(`served as ${servedAs} instead of ${latest.servedAs}`);
+    const outcome = {
+      dryRun,
+      instrumentId: existing.id,
+      name: existing.displayName,
       slug,
       studyId: options.studyId,
-      versionNumber,
-      servedAs: options.file.servedAs,
-      ignored: [],
+      servedAs,
+      ignored: [
+        ...(options.name !== undefined ? ["--name"] : []),
+        ...(options.permissions !== undefined ? ["--permissions"] : []),
+      ],
+      changes,
+      questionCount: count,
     };
+    // The same definition again (a script run twice): nothing to add, whether asked or not.
+    if (latest && changes.length === 0) {
+      return { ...outcome, kind: "unchanged" as const, versionNumber: latest.versionNumber };
+    }
+    if (options.newVersionOf === undefined) {
+      const current = latest
+        ? `, ${plural(questionCount(latest.definition), "question")} in its definition version ${latest.versionNumber}`
+        : "";
+      throw new ImportError(
+        `Study ${options.studyId} already has an instrument with the slug "${slug}": instrument ${existing.id} "${existing.displayName}"${current}. ` +
+          `This file (${plural(count, "question")}) becomes its next version only when named: run again with --new-version-of ${slug} ` +
+          `(add --dry-run to see what changes first), or give it another --slug to import it as a new instrument`,
+      );
+    }
+    const next = (latest?.versionNumber ?? 0) + 1;
+    if (dryRun) return { ...outcome, kind: "new-version" as const, versionNumber: next };
+    const versionNumber = await addDefinitionVersion(tx, existing.id, definition, servedAs);
+    return { ...outcome, kind: "new-version" as const, versionNumber };
   });
 }

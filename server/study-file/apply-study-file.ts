@@ -77,10 +77,16 @@ async function writeInstrumentColumns(tx: Transaction, instrumentId: number, ins
     .where(eq(instruments.id, instrumentId));
 }
 
-function importDefinition(tx: Transaction, studyId: number, instrument: InstrumentSpec) {
-  return importInstrument(tx, {
+/** A new instrument's definition, or (newVersion) the next version of the one the file names. */
+async function importDefinition(
+  tx: Transaction,
+  studyId: number,
+  instrument: InstrumentSpec,
+  newVersion: boolean,
+) {
+  const outcome = await importInstrument(tx, {
     studyId,
-    slug: instrument.slug,
+    ...(newVersion ? { newVersionOf: instrument.slug } : { slug: instrument.slug }),
     name: instrument.name,
     permissions: instrument.permissions,
     file: {
@@ -89,6 +95,7 @@ function importDefinition(tx: Transaction, studyId: number, instrument: Instrume
       baseName: instrument.slug,
     },
   });
+  return outcome.instrumentId!;
 }
 
 async function makeChange(tx: Transaction, change: Change, spec: StudySpec, state: StudyState, now: Date) {
@@ -137,12 +144,13 @@ async function makeChange(tx: Transaction, change: Change, spec: StudySpec, stat
         .where(eq(sites.id, change.siteId));
       return;
     case "create-instrument": {
-      const outcome = await importDefinition(tx, studyId, change.instrument);
-      await writeInstrumentColumns(tx, outcome.instrumentId, change.instrument);
+      const instrumentId = await importDefinition(tx, studyId, change.instrument, false);
+      await writeInstrumentColumns(tx, instrumentId, change.instrument);
       return;
     }
     case "update-instrument":
-      if (change.newDefinitionVersion !== undefined) await importDefinition(tx, studyId, change.instrument);
+      if (change.newDefinitionVersion !== undefined)
+        await importDefinition(tx, studyId, change.instrument, true);
       if (change.fields.length > 0) await writeInstrumentColumns(tx, change.instrumentId, change.instrument);
       return;
     case "retire-instrument":

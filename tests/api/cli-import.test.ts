@@ -158,23 +158,36 @@ describeOnEachDatabase("clinro instrument import", (api) => {
     expect(Object.keys(unzipSync(new Uint8Array(response.rawPayload)))).toEqual(["zipped-scale.json"]);
   });
 
-  it("adds version 2 when the slug already exists in the study, instead of a second instrument", async () => {
+  it("refuses a slug the study already has unless --new-version-of names it; then adds version 2", async () => {
     const first = await definitionFile("twice.json");
     const second = await definitionFile("twice-again.json", "cgi-s.json", { title: "Second edition" });
     expect((await run(["instrument", "import", first, "--study", "101"])).code).toBe(0);
+    const before = await countRows();
+    const refused = await run(["instrument", "import", second, "--study", "101", "--slug", "twice"]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatch(
+      /^Study 101 already has an instrument with the slug "twice": instrument \d+ "Clinical Global Impression/,
+    );
+    expect(await countRows()).toEqual(before);
+    const unchanged = await run(["instrument", "import", first, "--study", "101"]);
+    expect(unchanged.code).toBe(0);
+    expect(unchanged.out).toMatch(/^No changes: definition version 1 of instrument \d+/);
+    expect(await countRows()).toEqual(before);
     const result = await run([
       "instrument",
       "import",
       second,
       "--study",
       "101",
-      "--slug",
+      "--new-version-of",
       "twice",
       "--name",
       "New",
     ]);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/^Added definition version 2 to instrument \d+ "Clinical Global Impression/);
+    expect(result.out).toMatch(
+      /^Definition version 2 \(1 question\) changes from version 1:\n {2}title: "Clinical Global Impression.*" becomes "Second edition"\nAdded definition version 2 to instrument \d+ "Clinical Global Impression/,
+    );
     expect(result.out).toContain("--name only apply to a new instrument");
     const rows = await instrumentsOf(101, "twice");
     expect(rows).toHaveLength(1);

@@ -1,8 +1,8 @@
 /**
  * `clinro instrument import --from fhir|redcap|odm FILE --study ID`: a standard instrument read
- * by its format's reader and stored as the JSON import stores one (a new instrument, then the
- * next definition version of the same slug), the import report printed; a refused file stores
- * nothing. On PGlite and PostgreSQL.
+ * by its format's reader and stored as the JSON import stores one (a new instrument; the next
+ * definition version of one only when the command names it; "no changes" for the same file
+ * again), the import report printed; a refused file stores nothing. On PGlite and PostgreSQL.
  */
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { strToU8, zipSync } from "fflate";
 import { expect, it } from "vitest";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
+import { studies } from "../../server/db/schema.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import {
@@ -28,6 +29,7 @@ import {
 } from "../support/submitted-study.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/redcap");
+const thirdParty = path.resolve(fixtures, "../../third-party");
 
 const inWorkDir = temporaryFolder("clinro-standard-import-");
 
@@ -82,19 +84,88 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
     expect(stored!.definition).toMatchObject({ questions: { gad7_items: { type: "matrix" } } });
   });
 
-  it("adds definition version 2 when the same slug is imported again", async () => {
+  it("says no changes when the identical file is imported again, with or without --new-version-of", async () => {
     const file = inWorkDir("hamd_redcap.csv");
     await copyFile(path.join(fixtures, "hama-data-dictionary.csv"), file);
     const first = await redcapImport(file, 102, ["--slug", "ham-a"]);
     expect(first.code).toBe(0);
-    const second = await redcapImport(file, 102, ["--slug", "ham-a"]);
-    expect(second.err).toBe("");
-    expect(second.code).toBe(0);
-    expect(second.out).toMatch(
-      /^Added definition version 2 to instrument \d+ "Hama" \(slug ham-a\) of study 102/,
-    );
+    const before = await rowCounts(api.db);
+    for (const options of [
+      ["--slug", "ham-a"],
+      ["--new-version-of", "ham-a"],
+    ]) {
+      const again = await redcapImport(file, 102, options);
+      expect(again.err, options.join(" ")).toBe("");
+      expect(again.code, options.join(" ")).toBe(0);
+      expect(again.out).toMatch(
+        /^No changes: definition version 1 of instrument \d+ "Hama" \(slug ham-a\) of study 102 is already this definition; nothing was imported\./,
+      );
+    }
+    expect(await rowCounts(api.db)).toEqual(before);
     const instrument = await importedInstrument(api, 102, "ham-a");
-    expect((await definitionVersions(api, instrument.id)).map((row) => row.versionNumber)).toEqual([1, 2]);
+    expect((await definitionVersions(api, instrument.id)).map((row) => row.versionNumber)).toEqual([1]);
+  });
+
+  it("refuses a form named like another instrument of a site's own study, naming it; versions it only when named, showing the changes", async () => {
+    // A study of the site's own, as on an empty database: its REDCap "demographics" (27
+    // questions) and odmlib's CDASH "Demographics" (11) share only their name.
+    await api.db.insert(studies).values({ id: 7104, name: "Site study" });
+    const redcap = await redcapImport(path.join(thirdParty, "redcapr/longitudinal-dictionary.csv"), 7104);
+    expect(redcap.code).toBe(0);
+    expect(redcap.out).toMatch(
+      /^Created instrument \d+ "Demographics" \(slug demographics\) of study 7104 with definition version 1, served as json: 27 questions\./,
+    );
+    const demographics = await importedInstrument(api, 7104, "demographics");
+    const odm = path.join(thirdParty, "odmlib/cdash-odm-test.xml");
+    const odmImport = (options: string[] = []) =>
+      importInstrument(api, { from: "odm", file: odm, studyId: 7104, options });
+
+    const before = await rowCounts(api.db);
+    const refused = await odmImport();
+    expect(refused.code).toBe(1);
+    expect(refused.out).toBe("");
+    expect(refused.err).toContain(
+      `Study 7104 already has an instrument with the slug "demographics": instrument ${demographics.id} "Demographics", 27 questions in its definition version 1.`,
+    );
+    expect(refused.err).toContain("--new-version-of demographics");
+    expect(refused.err).toContain("nothing was imported");
+
+    const dryRun = await odmImport(["--new-version-of", "demographics", "--dry-run"]);
+    expect(dryRun.err).toBe("");
+    expect(dryRun.code).toBe(0);
+    expect(dryRun.out).toContain("Definition version 2 (11 questions) changes from version 1:");
+    expect(dryRun.out).toMatch(/\n {2}question first_name "First Name" removed\n/);
+    expect(dryRun.out).toMatch(/\n {2}question \S+ "Birth Year" added\n/);
+    expect(dryRun.out).toContain(
+      `Dry run: would add it to instrument ${demographics.id} "Demographics" (slug demographics) of study 7104; nothing was imported.`,
+    );
+    const newDryRun = await odmImport(["--slug", "cdash-demographics", "--dry-run"]);
+    expect(newDryRun.out).toMatch(
+      /^Dry run: would create instrument "Demographics" \(slug cdash-demographics\) of study 7104 with 11 questions; nothing was imported\./,
+    );
+    expect(await rowCounts(api.db)).toEqual(before);
+    expect(await definitionVersions(api, demographics.id)).toHaveLength(1);
+
+    const separate = await odmImport(["--slug", "cdash-demographics"]);
+    expect(separate.code).toBe(0);
+    expect((await importedInstrument(api, 7104, "cdash-demographics")).id).not.toBe(demographics.id);
+    const named = await odmImport(["--new-version-of", "demographics"]);
+    expect(named.code).toBe(0);
+    expect(named.out).toContain("Definition version 2 (11 questions) changes from version 1:");
+    expect(named.out).toContain(
+      `Added definition version 2 to instrument ${demographics.id} "Demographics" (slug demographics) of study 7104, served as json.`,
+    );
+    expect((await definitionVersions(api, demographics.id)).map((row) => row.versionNumber)).toEqual([1, 2]);
+
+    const nowhere = await odmImport(["--new-version-of", "vital-signs"]);
+    expect(nowhere).toMatchObject({
+      code: 1,
+      err: expect.stringContaining(
+        'Study 7104 has no instrument with the slug "vital-signs" to add a version to',
+      ),
+    });
+    const both = await odmImport(["--new-version-of", "demographics", "--slug", "other"]);
+    expect(both).toMatchObject({ code: 1, err: expect.stringContaining("name two instruments") });
   });
 
   it("imports the form named with --form from a dictionary holding several", async () => {
