@@ -26,6 +26,7 @@ import { ImportError } from "../../server/instruments/import-instrument.ts";
 import { chosen } from "../support/submissions.ts";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/standards/redcap");
+const thirdParty = path.resolve(fixtures, "../../third-party");
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixtures, name)));
 
 const HEADER = [
@@ -655,6 +656,17 @@ describe("unreadable REDCap files", () => {
     expect(refusal(() => readRedcapInstrument(strToU8("not a zip"), "x.zip"))).toContain(
       "not a readable zip",
     );
+  });
+
+  it("refuses a dictionary whose last row is cut short (a failed download), naming the line", () => {
+    // REDCapR's longitudinal test project, its download cut off after the last field's label.
+    const whole = readFileSync(path.join(thirdParty, "redcapr/longitudinal-dictionary.csv"), "utf8");
+    const cut = whole.slice(0, whole.lastIndexOf(',"0, not open'));
+    const lines = cut.split("\n").length;
+    expect(refusal(() => readRedcapInstrument(strToU8(cut), "longitudinal.csv"))).toBe(
+      `longitudinal.csv, line ${lines}: the row has 5 of the header's 18 columns; the file looks cut short (download it again)`,
+    );
+    expect(readRedcapInstrument(strToU8(whole), "longitudinal.csv").definition.order).toHaveLength(27);
   });
 
   it("refuses a form with nothing the portal can ask", () => {

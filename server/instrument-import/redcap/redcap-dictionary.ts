@@ -3,7 +3,8 @@
  * or the `instrument.csv` inside an instrument zip (the Shared Library format, beside
  * `OriginID.txt`). Columns are found by their header, as REDCap versions word them slightly
  * differently ("Choices, Calculations, OR Slider Labels"); older dictionaries lack the last
- * columns, which then read as empty. A file that is not a dictionary is refused with the reason.
+ * columns, which then read as empty. A file that is not a dictionary, or a row with fewer
+ * columns than the header (a file cut short), is refused with the reason.
  */
 import { strFromU8, unzipSync } from "fflate";
 import { readCsvRecords } from "../../csv/read-csv-records.ts";
@@ -148,30 +149,37 @@ function readDictionaryCsv(text: string, source: string): DictionaryField[] {
         .join(", ")}`,
     );
   }
-  const fields = rows
-    .filter(({ record }) => record.some((cell) => cell.trim() !== ""))
-    .map(({ record, info }) => {
-      const cell = (column: Column) => {
-        const index = columnIndex.get(column);
-        return index === undefined ? "" : (record[index] ?? "");
-      };
-      const field = { line: info.lines } as DictionaryField;
-      for (const [column] of COLUMN_HEADERS) field[column] = cell(column);
-      for (const column of [
-        "name",
-        "form",
-        "type",
-        "validation",
-        "required",
-        "identifier",
-        "matrixGroup",
-        "matrixRanking",
-      ] as const) {
-        field[column] = field[column].trim();
-      }
-      field.type = field.type.toLowerCase();
-      return field;
-    });
+  const filled = rows.filter(({ record }) => record.some((cell) => cell.trim() !== ""));
+  // REDCap writes every column on every row: a row with fewer is a file cut short (a download
+  // that failed part way), whose last field would be imported with its label or choices lost.
+  const short = filled.find(({ record }) => record.length < header.record.length);
+  if (short) {
+    throw new ImportError(
+      `${source}, line ${short.info.lines}: the row has ${short.record.length} of the header's ${header.record.length} columns; the file looks cut short (download it again)`,
+    );
+  }
+  const fields = filled.map(({ record, info }) => {
+    const cell = (column: Column) => {
+      const index = columnIndex.get(column);
+      return index === undefined ? "" : (record[index] ?? "");
+    };
+    const field = { line: info.lines } as DictionaryField;
+    for (const [column] of COLUMN_HEADERS) field[column] = cell(column);
+    for (const column of [
+      "name",
+      "form",
+      "type",
+      "validation",
+      "required",
+      "identifier",
+      "matrixGroup",
+      "matrixRanking",
+    ] as const) {
+      field[column] = field[column].trim();
+    }
+    field.type = field.type.toLowerCase();
+    return field;
+  });
   if (fields.length === 0) throw new ImportError(`${source} lists no fields`);
   for (const field of fields) {
     if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(field.name)) {
