@@ -19,6 +19,7 @@ import { scoreSurvey } from "../../core/survey-engine/scores.ts";
 import { isShown } from "../../core/survey-engine/show-if.ts";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
 import { readFhirQuestionnaire } from "../../server/instrument-import/fhir/read-fhir-questionnaire.ts";
+import { studies } from "../../server/db/schema.ts";
 import { ImportError } from "../../server/instruments/import-instrument.ts";
 import type { Bundle, Questionnaire } from "../../server/study-export/fhir/fhir-resources.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
@@ -497,6 +498,64 @@ describe("FHIR Questionnaire import: what it reports and what it refuses", () =>
 
 const inWorkDir = temporaryFolder("clinro-fhir-import-");
 
+/** LHC-Forms' own R4 test Questionnaires (tests/fixtures/third-party/README.md). */
+const lforms = path.resolve(fixtures, "../../third-party/lforms");
+async function readLforms(name: string) {
+  return readFhirQuestionnaire(new Uint8Array(await readFile(path.join(lforms, name))), name);
+}
+
+describe("FHIR Questionnaires of LHC-Forms' test data", () => {
+  it("resolves a contained ValueSet named by its canonical url: the Argonaut PHQ-9's ninth item keeps its 0-3 scale", async () => {
+    const { definition, report } = await readLforms("argonaut-phq9-ish.json");
+    const first = definition.questions["g1.q1"]!;
+    const ninth = definition.questions["g1.q9"]!;
+    expect(ninth.type).toBe("select_one");
+    expect(ninth.choices_order).toHaveLength(4);
+    expect(ninth.choices).toEqual(first.choices);
+    expect(Object.values(ninth.choices!).map((choice) => choice.score_value)).toEqual([0, 1, 2, 3]);
+    expect(report.filter((entry) => entry.source === "g1.q9").map((entry) => entry.problem)).toEqual([
+      "code http://loinc.org|44260-8 not imported",
+    ]);
+  });
+
+  it("carries the answer lists of string, integer, date and time items as choices, naming each in the report", async () => {
+    const cases = [
+      ["String", ["a", "b", "c"]],
+      ["Integer", ["12", "34", "56"]],
+      ["Date", ["2022", "2022-09", "2022-09-20"]],
+      ["Time", ["10:30:00", "13:30:00", "23:59:59"]],
+    ] as const;
+    for (const [type, values] of cases) {
+      const { definition, report } = await readLforms(`answerOption-value${type}.R4.json`);
+      const once = definition.questions[`value${type}-group1-item1`]!;
+      const repeating = definition.questions[`value${type}-group1-item2`]!;
+      expect(once, type).toMatchObject({ type: "select_one", choices_order: values });
+      expect(repeating, type).toMatchObject({ type: "select_multiple", choices_order: values });
+      if (type === "Integer") {
+        expect(Object.values(once.choices!).map((choice) => choice.score_value)).toEqual([12, 34, 56]);
+      }
+      const listed = report.filter((entry) => entry.problem.includes("item with an answer list"));
+      // Twelve items a file, each named: six groups of one item asked once and one repeating.
+      expect(listed, type).toHaveLength(12);
+      expect(listed[0], type).toEqual({
+        source: `value${type}-group1-item1`,
+        problem: `${type.toLowerCase()} item with an answer list: imported as a select one question over the list, its answer recorded as the value chosen`,
+      });
+      expect(parseSurveyDefinition(definition).ok, type).toBe(true);
+    }
+  });
+
+  it("names a repeating group in the report: it is asked once", async () => {
+    const { definition, report } = await readLforms("date-in-repeating-group.json");
+    expect(definition.order).toEqual(["X1_heading", "X11", "X12", "X13"]);
+    expect(report).toContainEqual({
+      source: "X1",
+      problem:
+        "repeating group asked once: the portal has no repeating groups, so one occurrence of its questions is recorded",
+    });
+  });
+});
+
 describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
   const fhirImport = (file: string, options: string[] = []) =>
     importInstrument(api, { from: "fhir", file, studyId: 101, options });
@@ -543,6 +602,20 @@ describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
       answers,
     });
     expect(receipt.scores).toEqual([expect.objectContaining({ id: "hama_total", final_value: 23 })]);
+  });
+
+  it("imports the Argonaut PHQ-9 into a site's own study with its ninth item scored 0 to 3", async () => {
+    await api.db.insert(studies).values({ id: 7204, name: "Site study" });
+    const result = await importInstrument(api, {
+      from: "fhir",
+      file: path.join(lforms, "argonaut-phq9-ish.json"),
+      studyId: 7204,
+      options: ["--slug", "phq-9"],
+    });
+    expect(result.code).toBe(0);
+    expect(result.out).not.toContain("is not a ValueSet contained in the file");
+    const stored = await storedDefinition((await importedInstrument(api, 7204, "phq-9")).id);
+    expect(stored).toMatchObject({ questions: { "g1.q9": { type: "select_one" } } });
   });
 
   it("refuses a file that is not a Questionnaire with the reason, storing nothing", async () => {

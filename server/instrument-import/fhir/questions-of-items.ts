@@ -1,14 +1,18 @@
 /**
  * Questionnaire items as survey questions (the SDC subset LHC-Forms renders):
  * - choice → select one, or select multiple when it repeats; open-choice too, its free text
- *   reported as not kept; answerOption (Coding, string, integer) or a contained ValueSet
- *   (answerValueSet "#id") → choices, with ordinalValue or itemWeight → score_value;
+ *   reported as not kept; answerOption (Coding, string, integer, date, time) or a contained
+ *   ValueSet (answerValueSet "#id", or the ValueSet's canonical url) → choices, with
+ *   ordinalValue or itemWeight → score_value (an integer option scores its value);
+ * - string, integer, date and time items with an answer list → select one (select multiple
+ *   when they repeat) over that list, reported, as the answer is then the option chosen;
  * - boolean → select one Yes/No; string and text → text; integer, decimal, date, dateTime, time
  *   as themselves; integer with the slider item control → numeric rating scale; attachment →
  *   image capture; display → prompt;
  * - group with the "table" item control over choice items sharing their options → matrix; any
  *   other group whose items the engine may show together (SIBLING_TYPES) → a sibling group,
- *   else its items one after the other (reported);
+ *   else its items one after the other (reported); a repeating group is asked once (reported:
+ *   the portal has no repeating groups);
  * - minValue, maxValue, questionnaire-unit, required; a question's "help" display → comments,
  *   "lower"/"upper" → a rating scale's end labels; prefix before the text.
  * The portal's own extensions (question-type, question-extras, show-if) restore what FHIR
@@ -72,7 +76,10 @@ export type ItemsReading = {
 
 type Reader = {
   report: (entry: ImportReportEntry) => void;
+  /** The contained ValueSets by id (answerValueSet "#id"). */
   valueSets: ReadonlyMap<string, ValueSet>;
+  /** The same by their canonical url, with and without |version. */
+  valueSetsByUrl: ReadonlyMap<string, ValueSet>;
   usedIds: Set<string>;
   reading: ItemsReading;
 };
@@ -93,6 +100,17 @@ const READ_EXTENSIONS = new Set<string>([
   VARIABLE_URL,
 ]);
 const CHOICE_ITEM_TYPES = new Set(["choice", "open-choice"]);
+/** Item types whose answers R4 lets an answer list constrain, besides choice (answerOption[x]). */
+const LISTED_VALUE_TYPES = new Set(["string", "integer", "date", "time"]);
+
+/** Whether an item is answered by picking from its answerOption or answerValueSet. */
+function hasAnswerList(item: QuestionnaireItem) {
+  return (
+    CHOICE_ITEM_TYPES.has(item.type) ||
+    (LISTED_VALUE_TYPES.has(item.type) &&
+      (item.answerOption !== undefined || item.answerValueSet !== undefined))
+  );
+}
 const KNOWN_ITEM_FIELDS = new Set([
   "linkId",
   "text",
@@ -198,7 +216,13 @@ function reportLeftovers(item: QuestionnaireItem, reader: Reader) {
 function choicesOf(item: QuestionnaireItem, reader: Reader) {
   const choices: Record<string, Choice> = {};
   const order: string[] = [];
-  const add = (id: string | undefined, label: string, extensions: Extension[] | undefined, where: string) => {
+  const add = (
+    id: string | undefined,
+    label: string,
+    extensions: Extension[] | undefined,
+    where: string,
+    ownScore?: number,
+  ) => {
     if (id === undefined || id === "") {
       reader.report({ source: where, problem: "answer option without a code or value: not imported" });
       return;
@@ -220,7 +244,7 @@ function choicesOf(item: QuestionnaireItem, reader: Reader) {
     const scored = extensions?.find(
       (extension) => extension.url === ORDINAL_VALUE_URL || extension.url === ITEM_WEIGHT_URL,
     );
-    const score = scored?.valueDecimal ?? scored?.valueInteger;
+    const score = scored?.valueDecimal ?? scored?.valueInteger ?? ownScore;
     choices[id] = { label, ...(score === undefined ? {} : { score_value: score }) };
     order.push(id);
   };
@@ -237,6 +261,8 @@ function choicesOf(item: QuestionnaireItem, reader: Reader) {
         value === undefined ? "" : String(value),
         option.extension,
         where,
+        // An integer option keeps its number for formulas, as the integer answer would have.
+        option.valueInteger,
       );
     }
     if (option.initialSelected)
@@ -245,7 +271,9 @@ function choicesOf(item: QuestionnaireItem, reader: Reader) {
   if (item.answerValueSet !== undefined) {
     const valueSet = item.answerValueSet.startsWith("#")
       ? reader.valueSets.get(item.answerValueSet.slice(1))
-      : undefined;
+      : // A canonical url, which may end in |version: the contained ValueSet of that url.
+        (reader.valueSetsByUrl.get(item.answerValueSet) ??
+        reader.valueSetsByUrl.get(item.answerValueSet.replace(/\|[^|]*$/, "")));
     if (!valueSet) {
       reader.report({
         source: item.linkId,
@@ -315,6 +343,13 @@ function questionTypeOf(
   reader: Reader,
 ): string | undefined {
   if (hinted) return hinted;
+  if (!CHOICE_ITEM_TYPES.has(item.type) && hasAnswerList(item)) {
+    reader.report({
+      source: item.linkId,
+      problem: `${item.type} item with an answer list: imported as a ${item.repeats ? "select multiple" : "select one"} question over the list, its answer recorded as the value chosen`,
+    });
+    return item.repeats ? "select_multiple" : "select_one";
+  }
   switch (item.type) {
     case "display":
       return "prompt";
@@ -515,7 +550,7 @@ function readQuestionItem(item: QuestionnaireItem, reader: Reader, inherited: Qu
   if (item.type === "boolean") {
     question.choices = { true: { label: "Yes" }, false: { label: "No" } };
     question.choices_order = ["true", "false"];
-  } else if (CHOICE_ITEM_TYPES.has(item.type)) {
+  } else if (hasAnswerList(item)) {
     const { choices, order } = choicesOf(item, reader);
     if (order.length === 0) {
       reader.report({
@@ -550,7 +585,7 @@ function readQuestionItem(item: QuestionnaireItem, reader: Reader, inherited: Qu
       problem: `text answers hold at most ${TEXT_LIMIT} characters here`,
     });
   }
-  if (item.repeats && !CHOICE_ITEM_TYPES.has(item.type) && item.type !== "attachment") {
+  if (item.repeats && !hasAnswerList(item) && item.type !== "attachment") {
     reader.report({ source: item.linkId, problem: "repeats not imported: one answer is asked" });
   }
   const rest = readChildren(item, question, reader);
@@ -566,6 +601,13 @@ function readGroup(
   ancestors: QuestionnaireItem[],
 ) {
   const hinted = extensionOf(item, CLINRO_EXTENSION.questionType)?.valueCode;
+  if (item.repeats) {
+    reader.report({
+      source: item.linkId,
+      problem:
+        "repeating group asked once: the portal has no repeating groups, so one occurrence of its questions is recorded",
+    });
+  }
   if (matrixOf(item, hinted, reader, inherited) || multipleFieldOf(item, hinted, reader, inherited)) return;
   reportLeftovers(item, reader);
   if (item.required)
@@ -637,10 +679,19 @@ function readItems(
 /** Reads a Questionnaire's items into questions, sibling groups and score items. */
 export function readQuestionnaireItems(
   items: readonly QuestionnaireItem[],
-  valueSets: ReadonlyMap<string, ValueSet>,
+  containedValueSets: readonly ValueSet[],
   report: (entry: ImportReportEntry) => void,
 ): ItemsReading {
   const reading: ItemsReading = { questions: [], siblings: {}, scores: [], targets: new Map() };
-  readItems(items, { report, valueSets, usedIds: new Set(), reading }, [], []);
+  const valueSets = new Map<string, ValueSet>();
+  const valueSetsByUrl = new Map<string, ValueSet>();
+  for (const valueSet of containedValueSets) {
+    if (typeof valueSet.id === "string") valueSets.set(valueSet.id, valueSet);
+    if (typeof valueSet.url !== "string") continue;
+    valueSetsByUrl.set(valueSet.url, valueSet);
+    if (typeof valueSet.version === "string")
+      valueSetsByUrl.set(`${valueSet.url}|${valueSet.version}`, valueSet);
+  }
+  readItems(items, { report, valueSets, valueSetsByUrl, usedIds: new Set(), reading }, [], []);
   return reading;
 }

@@ -316,10 +316,10 @@ export const readFhirQuestionnaire: InstrumentReader = (bytes, fileName) => {
   checkObjects(json.extension, "extension", ["url"]);
   const questionnaire = json as Questionnaire;
 
-  const valueSets = new Map<string, ValueSet>();
+  const valueSets: ValueSet[] = [];
   for (const [index, resource] of (questionnaire.contained ?? []).entries()) {
-    if (resource.resourceType === "ValueSet" && typeof resource.id === "string")
-      valueSets.set(resource.id, resource as ValueSet);
+    const named = typeof resource.id === "string" || typeof (resource as ValueSet).url === "string";
+    if (resource.resourceType === "ValueSet" && named) valueSets.push(resource as ValueSet);
     else add({ source: `contained[${index}]`, problem: `${resource.resourceType} not imported` });
   }
   reportQuestionnaireLeftovers(json, add);

@@ -108,6 +108,9 @@ export type ValueSetConcept = { code: string; display?: string; extension?: Exte
 export type ValueSet = {
   resourceType: "ValueSet";
   id?: string;
+  /** Its canonical url, by which an answerValueSet may name it instead of "#id". */
+  url?: string;
+  version?: string;
   compose?: { include: { system?: string; concept?: ValueSetConcept[] }[] };
   expansion?: { contains?: (ValueSetConcept & { system?: string })[] };
 };
