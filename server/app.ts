@@ -86,7 +86,8 @@ export type BuildAppOptions = {
   logLevel?: string;
   /** Where the log goes (default standard output); tests read it. */
   logStream?: { write(line: string): void };
-  trustProxy?: boolean;
+  /** The proxies whose X-Forwarded-For gives request.ip (TRUSTED_PROXIES); false: none. */
+  trustProxy?: boolean | string[];
   /** Told of every route as it is registered (tests compare them with the OpenAPI description). */
   onRoute?: (route: { method: string | string[]; url: string; websocket?: boolean }) => void;
   /**
@@ -159,13 +160,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
       // The database is down or restarting: nothing was stored, and the same request can be
       // sent again later (the outbox does). Logged as a warning: the server is fine.
       request.log.warn({ failure: errorSummary(error) }, "Database unavailable");
-      return reply
-        .code(503)
-        .header("retry-after", String(DATABASE_RETRY_AFTER_S))
-        .send({
-          message: "The database is unavailable. Try again in a moment.",
-          code: "database_unavailable",
-        });
+      return reply.code(503).header("retry-after", String(DATABASE_RETRY_AFTER_S)).send({
+        message: "The database is unavailable. Try again in a moment.",
+        code: "database_unavailable",
+      });
     }
     // Class, code and frames only: a database error's message carries the SQL and its
     // parameters (error-summary.ts). The answer names nothing; the log line has the reqId.

@@ -1,6 +1,7 @@
 /**
  * The server's environment, parsed once. No other server module reads process.env.
  */
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import type { DatabaseOptions } from "./db/client.ts";
@@ -26,6 +27,35 @@ const iceServersJson = z.string().transform((text, context) => {
   return parsed.data;
 });
 
+/** proxy-addr's names for address ranges, which Fastify's trustProxy takes too. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isProxyEntry(entry: string) {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/** TRUSTED_PROXIES: addresses or CIDR ranges, comma-separated. */
+const trustedProxies = z.string().transform((text, context) => {
+  const entries = text
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
+  const wrong = entries.filter((entry) => !isProxyEntry(entry));
+  if (wrong.length > 0 || entries.length === 0) {
+    context.addIssue({
+      code: "custom",
+      message: `must be addresses or CIDR ranges separated by commas (e.g. 10.0.0.5,192.168.1.0/24), or loopback; not ${wrong.join(", ") || "empty"}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
+
 const envSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -46,7 +76,17 @@ const envSchema = z
      * so that a real PostgreSQL never gets the demo accounts by accident (seedChoice).
      */
     SEED: z.enum(["demo", "none"]).optional(),
+    /** Failed sign-ins per account and address in a window (server/auth/login-rate-limit.ts). */
     LOGIN_MAX_FAILURES: z.coerce.number().int().positive().default(10),
+    /** Failed sign-ins per address, all accounts together, in a window. */
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(100),
+    /**
+     * The proxies (load balancer, nginx) whose X-Forwarded-For the server believes: the client's
+     * address is then the one they forward, for the sign-in limit and the audit trail. Unset, the
+     * header is ignored and the address is the socket's (behind a proxy: the proxy's, which all
+     * clients would share).
+     */
+    TRUSTED_PROXIES: trustedProxies.optional(),
     /**
      * The nice value (0 to 19) of the threads that hash passwords: 10 by default, so that a wave
      * of sign-ins takes the CPU the calls of clinicians at work leave (server/auth/password-threads.ts);

@@ -47,7 +47,11 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
     {
       db: handle.db,
       tokens: createTokenSigner(secret, env.TOKEN_TTL_S),
-      loginRateLimit: { maxFailures: env.LOGIN_MAX_FAILURES, windowSeconds: env.LOGIN_WINDOW_S },
+      loginRateLimit: {
+        maxFailures: env.LOGIN_MAX_FAILURES,
+        maxFailuresPerAddress: env.LOGIN_MAX_FAILURES_PER_ADDRESS,
+        windowSeconds: env.LOGIN_WINDOW_S,
+      },
       dataDir: env.DATA_DIR,
       staticDir: env.STATIC_DIR,
       behindTlsProxy: env.BEHIND_TLS_PROXY,
@@ -61,7 +65,7 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
         publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
       },
     },
-    { logLevel: env.LOG_LEVEL },
+    { logLevel: env.LOG_LEVEL, trustProxy: env.TRUSTED_PROXIES ?? false },
   );
   if (seeded) {
     const created =
@@ -74,6 +78,12 @@ export async function startServer(env: ServerEnv, database = databaseOptionsFrom
     else app.log.info(created);
   }
   if (withoutUsers) app.log.warn(FIRST_ADMINISTRATOR_HINT);
+  if (env.BEHIND_TLS_PROXY && !env.TRUSTED_PROXIES) {
+    // Every client would reach the sign-in limit with the proxy's one address.
+    app.log.warn(
+      "BEHIND_TLS_PROXY is set but TRUSTED_PROXIES is not: clients' addresses are the proxy's. Set TRUSTED_PROXIES to the proxy's address (docs/operations.md).",
+    );
+  }
   if (diskImport.imported > 0) {
     app.log.info(`${diskImport.imported} uploaded files copied from ${env.DATA_DIR}/files into the database`);
   }

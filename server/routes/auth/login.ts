@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { type LoginResponse } from "../../../core/contracts/auth.ts";
 import { recordAuditEvent, withAuditActor } from "../../audit/audit-trail.ts";
-import { clearLoginFailures, isLoginBlocked, recordLoginFailure } from "../../auth/login-rate-limit.ts";
+import { admitLoginAttempt, forgiveLoginAttempt } from "../../auth/login-rate-limit.ts";
 import { verifyPassword } from "../../auth/passwords.ts";
 import { requireSession, USER_DEACTIVATED_MESSAGE } from "../../auth/authenticate.ts";
 import type { AppContext } from "../../context.ts";
@@ -36,9 +36,11 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = request.body;
     const utcOffset = parseUtcOffset(request.headers["hpi-utc-offset"]);
     const username = body.username.toLowerCase();
+    // The client's address: the socket's, or the one a trusted proxy forwarded (TRUSTED_PROXIES).
     const address = request.ip;
 
-    if (await isLoginBlocked(ctx.db, ctx.loginRateLimit, username, address)) {
+    // Counted before the password is checked (login-rate-limit.ts): parallel guesses get no more.
+    if (!(await admitLoginAttempt(ctx.db, ctx.loginRateLimit, username, address))) {
       await recordAuditEvent(ctx.db, {
         actorUserId: null,
         action: "sign_in_failed",
@@ -52,7 +54,6 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
     }
     const [user] = await ctx.db.select().from(users).where(eq(users.username, username));
     if (!(await verifyPassword(user?.passwordHash, body.password)) || !user) {
-      await recordLoginFailure(ctx.db, ctx.loginRateLimit, username, address);
       // The actor stays unknown: nobody proved who they are. user_id says which account was tried.
       await recordAuditEvent(ctx.db, {
         actorUserId: null,
@@ -66,7 +67,7 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
       });
       throw new HttpError(400, "Your username or password is incorrect.", "invalid_credentials");
     }
-    await clearLoginFailures(ctx.db, username, address);
+    await forgiveLoginAttempt(ctx.db, username, address);
     if (user.deactivatedAt) {
       // Said only to whoever knows the password: a guesser learns nothing about the account.
       await recordAuditEvent(ctx.db, {
