@@ -74,7 +74,12 @@ export const staffName = z
     z.maxLength(STAFF_NAME_MAX_LENGTH, `name must be at most ${STAFF_NAME_MAX_LENGTH} characters`),
   );
 
-/** A user's place in one study: their role there and the sites of it they work in. */
+/**
+ * A user's place in one study: their role there, the sites of it they work in, and whether they
+ * may export the study's data of those sites (core/contracts/study-rights.ts). The export right
+ * is never implied: left out, it is not given (a change of access that leaves it out takes it
+ * away, as it does a site).
+ */
 export const staffStudyAccess = z.strictObject({
   study_id: bodyId("study_id"),
   role: staffStudyRole,
@@ -84,8 +89,10 @@ export const staffStudyAccess = z.strictObject({
       z.minLength(1, "site_ids must name at least one site of the study"),
       z.maxLength(STAFF_MAX_SITES, `site_ids must name at most ${STAFF_MAX_SITES} sites`),
     ),
+  may_export: z._default(z.boolean({ error: "may_export must be true or false" }), false),
 });
 export type StaffStudyAccess = z.infer<typeof staffStudyAccess>;
+export type StaffStudyAccessInput = z.input<typeof staffStudyAccess>;
 
 const staffStudies = z
   .array(staffStudyAccess, { error: "studies must be a list" })
@@ -129,6 +136,8 @@ export const staffStudy = z.object({
   study_name: z.string(),
   role: z.string(),
   sites: z.array(staffSite),
+  /** Given the export right in this study (of these sites). */
+  may_export: z.boolean(),
 });
 export type StaffStudy = z.infer<typeof staffStudy>;
 
@@ -177,7 +186,8 @@ export const STAFF_IMPORT_MAX_CHARS = 900_000;
 
 /**
  * The CSV's columns: one row per user and study (a user in two studies has two rows with the
- * same email, name and management role). management_role may be left out or empty.
+ * same email, name and management role). management_role may be left out or empty; may_export
+ * too (then no export right: yes or no).
  */
 export const STAFF_CSV_COLUMNS = [
   "email",
@@ -186,6 +196,7 @@ export const STAFF_CSV_COLUMNS = [
   "study_id",
   "role",
   "site_ids",
+  "may_export",
 ] as const;
 export const STAFF_CSV_REQUIRED_COLUMNS = ["email", "name", "study_id", "role", "site_ids"] as const;
 
@@ -209,7 +220,12 @@ export const staffImportUser = z.object({
   name: z.string(),
   management_role: assignableRole,
   studies: z.array(
-    z.object({ study_id: z.number().check(z.int()), role: z.string(), site_ids: z.array(z.number()) }),
+    z.object({
+      study_id: z.number().check(z.int()),
+      role: z.string(),
+      site_ids: z.array(z.number()),
+      may_export: z.boolean(),
+    }),
   ),
   /** The user made, or null in a dry run. */
   id: z.nullable(z.number().check(z.int())),

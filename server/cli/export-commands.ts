@@ -204,6 +204,7 @@ export async function runExportCommand(
       format: command.format,
       layout: command.format === "fhir" ? options.layout : undefined,
       scope: command.scope,
+      requestedSiteIds: command.scope.siteIds ?? [],
     });
     const body = Readable.from(exportBytes(writer.write(source, options)));
     if (!file || command.out === undefined) {

@@ -41,7 +41,7 @@ const ROLES_TEXT = STAFF_STUDY_ROLES.map((code) =>
   code === STAFF_STUDY_ROLE_NAMES[code] ? `"${code}"` : `${code} (${STAFF_STUDY_ROLE_NAMES[code]})`,
 ).join(", ");
 
-export const USER_USAGE = `  npm run clinro -- user invite --email E --name N --study ID --role R --sites 1011,1012 [--study ID --role R --sites ...] [--management-role M]
+export const USER_USAGE = `  npm run clinro -- user invite --email E --name N --study ID --role R --sites 1011,1012 [--study ID --role R --sites ...] [--management-role M] [--export ID]...
   npm run clinro -- user import FILE [--dry-run]
   npm run clinro -- user resend --email E
   npm run clinro -- user deactivate --email E | user reactivate --email E
@@ -52,6 +52,8 @@ export const USER_USAGE = `  npm run clinro -- user invite --email E --name N --
                  and the ids of the study's sites they work in
   --management-role
                  enroller, researcher, studyManager or administrator (default ${DEFAULT_MANAGEMENT_ROLE})
+  --export       a study of the groups whose data they may export, of their sites there
+                 (repeat it for several); without it they export nothing
   import         a staff CSV (docs/staff-import.md): everyone, or nobody when any row is bad
                  (every bad row is named); --dry-run checks it and invites nobody
   resend         a new activation link for a user who has not activated; the old one stops working
@@ -78,12 +80,20 @@ function parseEmail(value: string | undefined) {
   return parsed.data;
 }
 
-function parseStudies(studies: string[], roles: string[], siteLists: string[]): StaffStudyAccess[] {
+function parseStudies(
+  studies: string[],
+  roles: string[],
+  siteLists: string[],
+  exports: string[],
+): StaffStudyAccess[] {
   if (studies.length === 0)
     throw new UsageError("--study, --role and --sites are required (one group per study)");
   if (roles.length !== studies.length || siteLists.length !== studies.length) {
     throw new UsageError("give --study, --role and --sites once for each study, in groups");
   }
+  const stray = exports.filter((study) => !studies.includes(study));
+  if (stray.length > 0)
+    throw new UsageError(`--export names a study not given with --study: ${stray.join(", ")}`);
   return studies.map((studyText, index) => {
     const studyId = Number(studyText);
     if (!/^\d{1,10}$/.test(studyText) || studyId < 1 || studyId > 2_147_483_647) {
@@ -93,7 +103,7 @@ function parseStudies(studies: string[], roles: string[], siteLists: string[]): 
     if (!role) throw new UsageError(`--role must be one of ${ROLES_TEXT}; not "${roles[index]}"`);
     const siteIds = parseSiteIds(siteLists[index]!);
     if (typeof siteIds === "string") throw new UsageError(`--sites: ${siteIds}`);
-    return { study_id: studyId, role, site_ids: siteIds };
+    return { study_id: studyId, role, site_ids: siteIds, may_export: exports.includes(studyText) };
   });
 }
 
@@ -109,6 +119,7 @@ export function parseUserCommand(argv: string[]): UserCommand {
       role: { type: "string", multiple: true },
       sites: { type: "string", multiple: true },
       "management-role": { type: "string" },
+      export: { type: "string", multiple: true },
       "dry-run": { type: "boolean" },
     },
   });
@@ -136,7 +147,7 @@ export function parseUserCommand(argv: string[]): UserCommand {
     email,
     name: name.data,
     managementRole: management.data,
-    studies: parseStudies(values.study ?? [], values.role ?? [], values.sites ?? []),
+    studies: parseStudies(values.study ?? [], values.role ?? [], values.sites ?? [], values.export ?? []),
   };
 }
 

@@ -6,6 +6,7 @@ import { undeclaredAnswer } from "./undeclared-answer.ts";
 const call = defineCall({
   operationId: "probe",
   tag: "Probe",
+  scope: "own",
   method: "GET",
   path: "/control/example/{id}",
   summary: "An example",

@@ -20,6 +20,7 @@ import { seedDemoInstruments } from "./demo-instruments.ts";
 import { seedDemoVisits } from "./demo-visits.ts";
 import { seedDemoAnnouncements } from "./demo-announcements.ts";
 import { ROLE_CODE, WITNESS_ROLE } from "../../core/contracts/roles.ts";
+import { studyScopeOf } from "../../core/contracts/study-rights.ts";
 
 export const DEMO_PASSWORD = "DemoPass1!";
 export const DEMO_PARTICIPANTS_PER_STUDY = 72;
@@ -71,8 +72,6 @@ export const DEMO_STUDIES: DemoStudy[] = [
   },
 ];
 
-const CLINICIAN_SCOPE = ["ca", "cp"];
-
 type DemoAccount = {
   username: string;
   name: string;
@@ -81,6 +80,8 @@ type DemoAccount = {
   temporary?: boolean;
   /** Clinician role per study id. */
   studies: Record<number, string>;
+  /** The studies where they were given the export right (core/contracts/study-rights.ts). */
+  exports?: number[];
 };
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
@@ -93,6 +94,8 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
       102: ROLE_CODE.clinicalCoordinator,
       103: ROLE_CODE.clinicalCoordinator,
     },
+    // The study manager exports her studies' data; the researchers do not unless given it.
+    exports: [101, 102, 103],
   },
   {
     username: "staff1@demo.test",
@@ -214,7 +217,7 @@ export async function seedDemo(db: Database) {
           userId,
           studyId: study.id,
           role,
-          scope: CLINICIAN_SCOPE,
+          scope: studyScopeOf({ mayExport: account.exports?.includes(study.id) ?? false }),
         });
         await tx.insert(sitePermissions).values(study.sites.map((site) => ({ userId, siteId: site.id })));
         if (!pending && !account.temporary && role !== WITNESS_ROLE) {

@@ -3,6 +3,7 @@
  * follows the activation link mailed to the username.
  */
 import { eq } from "drizzle-orm";
+import { CLINICIAN_STUDY_SCOPE } from "../../core/contracts/study-rights.ts";
 import { UNUSABLE_PASSWORD_HASH } from "../auth/passwords.ts";
 import type { Database } from "../db/client.ts";
 import { sitePermissions, sites, studyPermissions, users } from "../db/schema.ts";
@@ -39,7 +40,7 @@ export async function createInvitedUser(db: Database, user: NewUser) {
         userId: created.id,
         studyId: Number(studyId),
         role,
-        scope: user.studyScope ?? ["ca", "cp"],
+        scope: user.studyScope ?? [...CLINICIAN_STUDY_SCOPE],
       });
       const studySites = await tx
         .select({ id: sites.id })

@@ -1,6 +1,6 @@
 /**
  * A staff CSV (docs/staff-import.md): a header naming the columns email, name, study_id, role,
- * site_ids and, optionally, management_role, in any order; then one row per user and study (a
+ * site_ids and, optionally, management_role and may_export, in any order; then one row per user and study (a
  * user in two studies has two rows with the same email). A byte-order mark and CRLF line ends
  * are accepted, blank lines skipped; read with csv-parse, so quoted fields work.
  *
@@ -62,6 +62,14 @@ export function parseSiteIds(text: string): number[] | string {
     ids.push(id);
   }
   return ids;
+}
+
+/** The export right as a cell writes it: yes or no (true/false, 1/0; empty is no). */
+export function parseMayExport(text: string): boolean | undefined {
+  const wanted = text.trim().toLowerCase();
+  if (["", "no", "false", "0"].includes(wanted)) return false;
+  if (["yes", "true", "1"].includes(wanted)) return true;
+  return undefined;
 }
 
 /** A study id as a cell writes it. */
@@ -162,9 +170,11 @@ export async function readStaffCsv(
     }
     const siteIds = parseSiteIds(cell("site_ids"));
     if (typeof siteIds === "string") bad(line, rawEmail, "site_ids", siteIds);
+    const mayExport = parseMayExport(cell("may_export"));
+    if (mayExport === undefined) bad(line, rawEmail, "may_export", "may_export must be yes or no");
     if (badRows.size > before || !email.success || !name.success || !management.success) continue;
-    if (studyId === undefined || !role || typeof siteIds === "string") continue;
-    const study = { study_id: studyId, role, site_ids: siteIds };
+    if (studyId === undefined || !role || typeof siteIds === "string" || mayExport === undefined) continue;
+    const study = { study_id: studyId, role, site_ids: siteIds, may_export: mayExport };
     for (const issue of studyAccessIssues(catalogue, [study])) {
       bad(line, rawEmail, issue.path.includes("site_ids") ? "site_ids" : "study_id", issue.message);
     }

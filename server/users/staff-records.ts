@@ -11,6 +11,7 @@ import type { ErrorBody } from "../../core/contracts/errors.ts";
 import type { AssignableRole } from "../../core/contracts/user-edit.ts";
 import type { MeResponse } from "../../core/contracts/user.ts";
 import type { StaffMember, StaffStatus, StaffStudyAccess } from "../../core/contracts/staff.ts";
+import { scopeMayExport, STUDY_RIGHT, studyScopeOf } from "../../core/contracts/study-rights.ts";
 import { hasUsablePassword, UNUSABLE_PASSWORD_HASH } from "../auth/passwords.ts";
 import type { Database, Transaction } from "../db/client.ts";
 import { accountTokens, sitePermissions, sites, studies, studyPermissions, users } from "../db/schema.ts";
@@ -18,8 +19,6 @@ import { accountTokens, sitePermissions, sites, studies, studyPermissions, users
 type Executor = Database | Transaction;
 type Issue = NonNullable<ErrorBody["issues"]>[number];
 
-/** The study scope codes a staff member gets in each study (administer and consent). */
-export const STAFF_STUDY_SCOPE = ["ca", "cp"];
 /** The user scope that lets an administrator edit other users' nicknames (spec 01 section 4). */
 const ADMINISTRATOR_USER_SCOPE = ["wu"];
 
@@ -79,7 +78,12 @@ export async function loadStaffMember(db: Executor, userId: number): Promise<Sta
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) return undefined;
   const held = await db
-    .select({ studyId: studies.id, studyName: studies.name, role: studyPermissions.role })
+    .select({
+      studyId: studies.id,
+      studyName: studies.name,
+      role: studyPermissions.role,
+      scope: studyPermissions.scope,
+    })
     .from(studyPermissions)
     .innerJoin(studies, eq(studies.id, studyPermissions.studyId))
     .where(eq(studyPermissions.userId, userId))
@@ -109,6 +113,7 @@ export async function loadStaffMember(db: Executor, userId: number): Promise<Sta
       sites: heldSites
         .filter((site) => site.studyId === study.studyId)
         .map((site) => ({ site_id: site.siteId, site_label: site.label })),
+      may_export: scopeMayExport(study.scope),
     })),
   };
 }
@@ -197,8 +202,9 @@ export function studyAccessIssues(
 }
 
 /**
- * Replaces the user's studies and sites by the given ones. A study kept keeps its scope; a role
- * or site taken away is a delete the audit trail records.
+ * Replaces the user's studies and sites by the given ones. A study kept keeps its other scope
+ * codes and gains or loses the export right as given; a role or site taken away is a delete the
+ * audit trail records.
  */
 export async function replaceStudyAccess(
   tx: Transaction,
@@ -206,21 +212,26 @@ export async function replaceStudyAccess(
   access: readonly StaffStudyAccess[],
 ) {
   const current = await tx
-    .select({ studyId: studyPermissions.studyId, role: studyPermissions.role })
+    .select({ studyId: studyPermissions.studyId, role: studyPermissions.role, scope: studyPermissions.scope })
     .from(studyPermissions)
     .where(eq(studyPermissions.userId, userId));
   const wanted = new Map(access.map((study) => [study.study_id, study]));
   for (const held of current) {
     const next = wanted.get(held.studyId);
+    const heldThere = and(eq(studyPermissions.userId, userId), eq(studyPermissions.studyId, held.studyId));
     if (!next) {
-      await tx
-        .delete(studyPermissions)
-        .where(and(eq(studyPermissions.userId, userId), eq(studyPermissions.studyId, held.studyId)));
-    } else if (next.role !== held.role) {
-      await tx
-        .update(studyPermissions)
-        .set({ role: next.role })
-        .where(and(eq(studyPermissions.userId, userId), eq(studyPermissions.studyId, held.studyId)));
+      await tx.delete(studyPermissions).where(heldThere);
+      continue;
+    }
+    const mayExport = next.may_export ?? false;
+    const scope =
+      scopeMayExport(held.scope) === mayExport
+        ? held.scope
+        : mayExport
+          ? [...held.scope, STUDY_RIGHT.export]
+          : held.scope.filter((code) => code !== STUDY_RIGHT.export);
+    if (next.role !== held.role || scope !== held.scope) {
+      await tx.update(studyPermissions).set({ role: next.role, scope }).where(heldThere);
     }
   }
   const heldIds = new Set(current.map((held) => held.studyId));
@@ -231,7 +242,7 @@ export async function replaceStudyAccess(
         userId,
         studyId: study.study_id,
         role: study.role,
-        scope: STAFF_STUDY_SCOPE,
+        scope: studyScopeOf({ mayExport: study.may_export ?? false }),
       })),
     );
   }

@@ -1,16 +1,22 @@
 /**
- * The access matrix: every demo role × every demo study and site × every /control call that
- * names a study, site, participant, consent, visit, instrument or user, each cell answering as
- * the policy says: a success where the role holds the study (and, for what lives at a site, the
- * site) and the call's role rule allows it; a 403 or 404 otherwise; never a 5xx.
+ * The access matrix: every demo role × every demo study and site × every declared call whose
+ * scope (core/contracts/http/define-call.ts: CallScope) is a study, a site, a participant or the
+ * portal's administration, each cell answering as the policy says: a success where the role
+ * holds the study (and, for a site or participant call, the site) and the call's role rule
+ * allows it; otherwise a 403 or 404 whose body is an error and nothing else; never a 5xx.
+ *
+ * What a cell needs is read from the call's declared scope, not written here: a call declared
+ * with a study scope is probed as one, so a declaration that says less than the server checks,
+ * or a server that checks less than its declaration says, fails its row.
  *
  * The policy is computed here from the seed's declarations (DEMO_ACCOUNTS), not from the
  * database the server reads. To have a study held without one of its sites, staff2 loses
- * Lakeside (1012) of MDD-301 before the matrix runs; consents of a study a role does not hold
- * come from a consent added to GAD-118 (103).
+ * Lakeside (1012) of MDD-301 before the matrix runs, and is given the export right in MDD-301
+ * (so that an export is probed at a site held and one not held); consents of a study a role does
+ * not hold come from a consent added to GAD-118 (103).
  *
- * The calls are read from core/contracts/calls/: a new call must be given a row here (SPECS) or
- * be listed among the calls that name none of those ids (NAMES_NO_ID), or this file fails.
+ * The calls are read from core/contracts/calls/: a new call must be given a row here (SPECS)
+ * unless its scope is public or own, or this file fails.
  */
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
@@ -18,7 +24,10 @@ import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
 import { INSTRUMENT_TYPE } from "../../core/contracts/instrument-lists.ts";
 import { isPermitted } from "../../core/contracts/instrument-permission.ts";
+import { errorBody } from "../../core/contracts/errors.ts";
+import type { CallScope } from "../../core/contracts/http/define-call.ts";
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
+import { STUDY_RIGHT } from "../../core/contracts/study-rights.ts";
 import { ROLE_CODE, WITNESS_ROLE } from "../../core/contracts/roles.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
@@ -29,6 +38,7 @@ import {
   instruments,
   participants,
   sitePermissions,
+  studyPermissions,
   users,
   visits,
 } from "../../server/db/schema.ts";
@@ -44,6 +54,13 @@ const accountOf = (role: Role) => DEMO_ACCOUNTS.find((account) => account.userna
 
 /** The site staff2 loses before the matrix: MDD-301 held, Lakeside not. */
 const REMOVED = { role: "staff2" as Role, siteId: 1012 };
+/**
+ * A participant of Lakeside whose name and subject id are this marker: no answer to staff2, who
+ * lacks Lakeside, may hold it, granted or refused.
+ */
+const LAKESIDE_MARKER = `Lakeside-only-${randomUUID()}`;
+/** The export right staff2 is given before the matrix, in MDD-301 (where Lakeside is gone). */
+const EXPORT_GIVEN = { role: "staff2" as Role, studyId: 101 };
 
 type Location = { studyId: number; siteId: number };
 const LOCATIONS: Location[] = DEMO_STUDIES.flatMap((study) =>
@@ -74,6 +91,16 @@ type Fixture = {
 
 type Cell = { role: Role; location: Location; fixture: Fixture };
 type Level = "study" | "site" | "none";
+
+/** What a call's declared scope asks the caller to hold; public and own calls are not probed. */
+const LEVEL_OF_SCOPE: Record<CallScope, Level | undefined> = {
+  study: "study",
+  site: "site",
+  participant: "site",
+  admin: "none",
+  own: undefined,
+  public: undefined,
+};
 type Probe = {
   method: "GET" | "POST" | "PATCH" | "PUT";
   url: string;
@@ -83,8 +110,6 @@ type Probe = {
 };
 
 type Spec = {
-  /** "study": the study's permission is enough; "site": the site's too. */
-  level: Level;
   /** Where to probe (default: every demo site). */
   locations?: (fixture: Fixture) => Location[];
   /** Cells that say nothing about access (a participant not offered the consent), left out. */
@@ -137,39 +162,33 @@ const matrixPerson = (role: Role, location: Location) => ({
 /** Every call that names a study, site, participant, consent, visit, instrument or user. */
 const SPECS: Record<string, Spec> = {
   getStudyCall: {
-    level: "study",
     probe: ({ location }) => ({ method: "GET", url: `/control/studies/${location.studyId}` }),
   },
   getParticipantCall: {
-    level: "site",
     probe: ({ location, fixture }) => ({
       method: "GET",
       url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants/${fixture.participant.get(location.siteId)}`,
     }),
   },
   searchParticipantsCall: {
-    level: "site",
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/studies/${location.studyId}/sites/${location.siteId}/clinro_search?search_value=a`,
     }),
   },
   listParticipantsCall: {
-    level: "site",
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/studies/${location.studyId}/sites/${location.siteId}/participants?sort=subject_id&limit=5`,
     }),
   },
   listMyConsentsCall: {
-    level: "site",
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/v2/clinro/me/consents?study_id=${location.studyId}&site_id=${location.siteId}`,
     }),
   },
   consentParticipantsCall: {
-    level: "site",
     locations: consentLocations,
     probe: ({ location, fixture }) => ({
       method: "GET",
@@ -179,7 +198,6 @@ const SPECS: Record<string, Spec> = {
     success: () => [200],
   },
   getConsentCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     probe: ({ location, fixture }) => {
@@ -192,7 +210,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200]),
   },
   getBlankConsentCall: {
-    level: "study",
     locations: consentLocations,
     probe: ({ location, fixture }) => {
       const consent = fixture.consent.get(location.studyId)!;
@@ -204,7 +221,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200]),
   },
   consentPdfCall: {
-    level: "study",
     locations: consentLocations,
     probe: ({ location, fixture }) => {
       const consent = fixture.consent.get(location.studyId)!;
@@ -216,7 +232,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200]),
   },
   consentEmailCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     probe: ({ location, fixture }) => {
@@ -229,7 +244,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200]),
   },
   consentDownloadCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     probe: ({ location, fixture }) => ({
@@ -241,7 +255,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [409]),
   },
   postClinicianConsentCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     mayAct: notWitness,
@@ -251,7 +264,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200, 422]),
   },
   postWitnessConsentCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     mayAct: (cell) => !notWitness(cell),
@@ -259,21 +271,18 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [200, 422]),
   },
   listFormsCall: {
-    level: "site",
     probe: ({ location, fixture }) => ({
       method: "GET",
       url: `/control/clinro/participants/${fixture.participant.get(location.siteId)}/instruments?study_id=${location.studyId}`,
     }),
   },
   listInstancesCall: {
-    level: "site",
     probe: ({ location, fixture }) => ({
       method: "GET",
       url: `/control/participants/${fixture.participant.get(location.siteId)}/instruments/instances?study_id=${location.studyId}`,
     }),
   },
   getDefinitionCall: {
-    level: "study",
     probe: ({ location, fixture }) => {
       const instrument = fixture.instrument.get(location.studyId)!;
       return {
@@ -283,7 +292,6 @@ const SPECS: Record<string, Spec> = {
     },
   },
   getAdminDefinitionCall: {
-    level: "study",
     probe: ({ location, fixture }) => {
       const instrument = fixture.instrument.get(location.studyId)!;
       return {
@@ -293,7 +301,6 @@ const SPECS: Record<string, Spec> = {
     },
   },
   postSubmissionCall: {
-    level: "site",
     mayAct: ({ role, location, fixture }) =>
       isPermitted(fixture.instrument.get(location.studyId)!.permissions, studyRole(role, location.studyId)),
     probe: submissionPost,
@@ -302,14 +309,12 @@ const SPECS: Record<string, Spec> = {
     success: () => [201, 422],
   },
   instrumentHistoryCall: {
-    level: "site",
     probe: ({ location, fixture }) => ({
       method: "GET",
       url: `/control/participants/${fixture.participant.get(location.siteId)}/instrument_history/clinro`,
     }),
   },
   submissionAnswersCall: {
-    level: "site",
     probe: ({ location, fixture }) => ({
       method: "GET",
       url: `/control/participants/${fixture.participant.get(location.siteId)}/instrument_history/clinro/999999`,
@@ -319,14 +324,12 @@ const SPECS: Record<string, Spec> = {
     success: () => [404],
   },
   pendingInstrumentsCall: {
-    level: "study",
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/pending_instruments?study_id=${location.studyId}`,
     }),
   },
   listAnnouncementInstrumentsCall: {
-    level: "study",
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/clinro/me/announcement_instruments?study_id=${location.studyId}`,
@@ -334,7 +337,6 @@ const SPECS: Record<string, Spec> = {
   },
   postEventsCall: {
     // An event naming the study alone, and one naming the site's participant in it.
-    level: "site",
     probe: ({ location, fixture }) =>
       [{}, { participant: fixture.participant.get(location.siteId) }].map((named) => ({
         level: "participant" in named ? ("site" as const) : ("study" as const),
@@ -353,7 +355,6 @@ const SPECS: Record<string, Spec> = {
     // The study alone needs the study's permission; with the participant, the site's too.
   },
   uploadFileCall: {
-    level: "site",
     probe: async ({ location, fixture }) => ({
       method: "POST",
       url: "/control/file/upload",
@@ -369,7 +370,6 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   listVisitsCall: {
-    level: "site",
     mayAct: notWitness,
     probe: ({ location }) => ({
       method: "GET",
@@ -377,7 +377,6 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   scheduleVisitCall: {
-    level: "site",
     mayAct: ({ role, location }) => studyRole(role, location.studyId) === ROLE_CODE.clinicalCoordinator,
     probe: ({ location, fixture }) => ({
       method: "POST",
@@ -392,7 +391,6 @@ const SPECS: Record<string, Spec> = {
     success: ({ location }) => (location.studyId === 102 ? [201] : [409]),
   },
   validateRoomCall: {
-    level: "site",
     locations: (fixture) => LOCATIONS.filter((location) => location.siteId === fixture.room.siteId),
     mayAct: notWitness,
     probe: ({ fixture }) => ({
@@ -401,7 +399,6 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   renewTokenCall: {
-    level: "site",
     locations: (fixture) => LOCATIONS.filter((location) => location.siteId === fixture.room.siteId),
     mayAct: notWitness,
     probe: ({ fixture }) => ({
@@ -410,7 +407,6 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   postAnnouncementCall: {
-    level: "site",
     mayAct: ({ role, location }) =>
       studyRole(role, location.studyId) === ROLE_CODE.clinicalCoordinator ||
       accountOf(role).role === "administrator",
@@ -428,7 +424,6 @@ const SPECS: Record<string, Spec> = {
   },
   editUserCall: {
     // Another user (staff1; staff2 for staff1): only a user with the 'wu' scope may.
-    level: "none",
     mayAct: ({ role }) => (accountOf(role).scope ?? []).includes("wu"),
     probe: ({ role, fixture }) => {
       const target = role === "staff1" ? "staff2" : "staff1";
@@ -440,18 +435,15 @@ const SPECS: Record<string, Spec> = {
     },
   },
   listUsersCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({ method: "GET", url: "/control/users" }),
   },
   // Staff management (tests/api/staff.test.ts): administrators only, whoever the target is.
   listAssignableStudiesCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({ method: "GET", url: "/control/users/study-sites" }),
   },
   inviteStaffCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({
       method: "POST",
@@ -467,7 +459,6 @@ const SPECS: Record<string, Spec> = {
     success: () => [201],
   },
   importStaffCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: () => ({
       method: "POST",
@@ -481,13 +472,11 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   getStaffAccessCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: ({ fixture }) => ({ method: "GET", url: `/control/users/${fixture.pendingUserId}/access` }),
   },
   setStaffAccessCall: {
     // The access the pending user already has: granted, it changes nothing.
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: ({ fixture }) => ({
       method: "PUT",
@@ -501,22 +490,18 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   resendInvitationCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/invitation` }),
   },
   deactivateUserCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/deactivate` }),
   },
   reactivateUserCall: {
-    level: "none",
     mayAct: ({ role }) => accountOf(role).role === "administrator",
     probe: ({ fixture }) => ({ method: "POST", url: `/control/users/${fixture.pendingUserId}/reactivate` }),
   },
   enrolParticipantCall: {
-    level: "site",
     mayAct: mayEnrol,
     probe: ({ role, location }) => ({
       method: "POST",
@@ -527,7 +512,6 @@ const SPECS: Record<string, Spec> = {
   },
   editParticipantCall: {
     // Keeps an email address: the consent email row needs one (it runs before these rows).
-    level: "site",
     mayAct: mayEnrol,
     probe: ({ role, location, fixture }) => ({
       method: "PATCH",
@@ -536,7 +520,6 @@ const SPECS: Record<string, Spec> = {
     }),
   },
   importParticipantsCall: {
-    level: "site",
     mayAct: mayEnrol,
     probe: ({ role, location }) => {
       const person = matrixPerson(role, location);
@@ -552,40 +535,19 @@ const SPECS: Record<string, Spec> = {
       };
     },
   },
-  // The study export (tests/api/study-export.test.ts): the study's researchers, study managers
-  // and administrators, whatever their sites; probed with each site as its filter.
+  // The study export (tests/api/export-scope.test.ts): administrators, and those given the
+  // export right in the study, of the sites they hold; probed with each site as its filter.
   exportStudyCall: {
-    level: "study",
-    mayAct: ({ role }) => managementRoleAllows(accountOf(role).role, "exports"),
+    mayAct: ({ role, location }) =>
+      managementRoleAllows(accountOf(role).role, "exports") ||
+      (accountOf(role).exports ?? []).includes(location.studyId) ||
+      (role === EXPORT_GIVEN.role && location.studyId === EXPORT_GIVEN.studyId),
     probe: ({ location }) => ({
       method: "GET",
       url: `/control/studies/${location.studyId}/export?format=csv&site_id=${location.siteId}`,
     }),
   },
 };
-
-/**
- * Calls that name none of those ids: the user's own account and session, public calls (a join
- * link names its visit by an unguessable secret, checked in tests/api/visits.test.ts), the
- * description, the signing key, the user's own announcements and onboarding cards.
- */
-const NAMES_NO_ID = new Set([
-  "loginCall",
-  "logoutCall",
-  "changePasswordCall",
-  "forgotPasswordCall",
-  "forgotUsernameCall",
-  "verifyTokenCall",
-  "setupPasswordCall",
-  "healthCall",
-  "openApiCall",
-  "getMeCall",
-  "patchMeCall",
-  "signingKeyCall",
-  "joinVisitCall",
-  "listAnnouncementsCall",
-  "dismissOnboardingCall",
-]);
 
 let consentDefinition: SurveyDefinition | undefined;
 
@@ -628,6 +590,21 @@ async function submissionPost({ role, location, fixture }: Cell): Promise<Probe>
 
 const calls = await loadCallDeclarations();
 
+/** A refusal that leaks nothing: a JSON error body (message, code, the issues) and no more. */
+function isBareRefusal(response: LightMyRequestResponse) {
+  if (!String(response.headers["content-type"] ?? "").startsWith("application/json")) return false;
+  let body: unknown;
+  try {
+    body = response.json();
+  } catch {
+    return false;
+  }
+  return (
+    errorBody.safeParse(body).success &&
+    Object.keys(body as object).every((key) => ["message", "code", "issues"].includes(key))
+  );
+}
+
 describeOnEachDatabase("the access matrix: roles × studies × sites × calls", (api) => {
   let fixture: Fixture | undefined;
 
@@ -651,6 +628,23 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
         and(
           eq(sitePermissions.userId, userId.get(REMOVED.role)!),
           eq(sitePermissions.siteId, REMOVED.siteId),
+        ),
+      );
+    await db.insert(participants).values({
+      studyId: 101,
+      siteId: REMOVED.siteId,
+      fname: LAKESIDE_MARKER,
+      lname: LAKESIDE_MARKER,
+      subjectId: LAKESIDE_MARKER,
+      email: "lakeside.only@example.test",
+    });
+    await db
+      .update(studyPermissions)
+      .set({ scope: sql`array_append(${studyPermissions.scope}, ${STUDY_RIGHT.export})` })
+      .where(
+        and(
+          eq(studyPermissions.userId, userId.get(EXPORT_GIVEN.role)!),
+          eq(studyPermissions.studyId, EXPORT_GIVEN.studyId),
         ),
       );
 
@@ -757,14 +751,33 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
     };
   });
 
-  it("classifies every declared call: a row of the matrix, or naming none of the ids", () => {
-    const unclassified = calls
+  it("probes every declared call whose scope is a study, site, participant or the administration", () => {
+    const unprobed = calls
+      .filter(({ call }) => LEVEL_OF_SCOPE[call.scope] !== undefined)
       .map(({ name }) => name)
-      .filter((name) => !(name in SPECS) && !NAMES_NO_ID.has(name));
-    expect(unclassified, "classify each new call in tests/api/access-matrix.test.ts").toEqual([]);
-    const declared = new Set(calls.map(({ name }) => name));
-    const stale = [...Object.keys(SPECS), ...NAMES_NO_ID].filter((name) => !declared.has(name));
-    expect(stale, "rows for calls that are no longer declared").toEqual([]);
+      .filter((name) => !(name in SPECS));
+    expect(unprobed, "give each new call a row in tests/api/access-matrix.test.ts").toEqual([]);
+    const probed = new Set(
+      calls.filter(({ call }) => LEVEL_OF_SCOPE[call.scope] !== undefined).map(({ name }) => name),
+    );
+    const stale = Object.keys(SPECS).filter((name) => !probed.has(name));
+    expect(stale, "rows for calls no longer declared, or declared public or own").toEqual([]);
+  });
+
+  it("declares public exactly the calls answered without a token, and no own or public call takes an id", () => {
+    const mismatched = calls
+      .filter(({ call }) => (call.scope === "public") !== (call.public === true))
+      .map(({ name }) => name);
+    expect(mismatched).toEqual([]);
+    // An id a call takes is someone's: such a call is of a study, site, participant or the administration.
+    const isId = (field: string) => /(^id$|Id$|_id$|_ids$)/.test(field);
+    const takingIds = calls
+      .filter(({ call }) => call.scope === "own" || call.scope === "public")
+      .filter(({ call }) =>
+        [call.params, call.query].some((shape) => Object.keys(shape?._zod.def.shape ?? {}).some(isId)),
+      )
+      .map(({ name }) => name);
+    expect(takingIds).toEqual([]);
   });
 
   for (const [name, spec] of Object.entries(SPECS)) {
@@ -772,7 +785,8 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
       const ready = fixture!;
       const call = calls.find((entry) => entry.name === name)?.call;
       expect(call, `${name} is declared`).toBeDefined();
-      const locations = spec.level === "none" ? [LOCATIONS[0]!] : (spec.locations?.(ready) ?? LOCATIONS);
+      const callLevel = LEVEL_OF_SCOPE[call!.scope]!;
+      const locations = callLevel === "none" ? [LOCATIONS[0]!] : (spec.locations?.(ready) ?? LOCATIONS);
       const wrong: string[] = [];
       let permittedCells = 0;
       let refusedCells = 0;
@@ -782,7 +796,7 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
           if (spec.skip?.(cell)) continue;
           const probed = await spec.probe(cell);
           for (const probe of Array.isArray(probed) ? probed : [probed]) {
-            const level = probe.level ?? spec.level;
+            const level = probe.level ?? callLevel;
             const held =
               level === "none" ||
               (level === "study"
@@ -796,10 +810,15 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
               ...probe.options,
               token: ready.tokens.get(role)!,
             });
+            const where = `${role} at study ${location.studyId} site ${location.siteId}: ${probe.method} ${probe.url} ${JSON.stringify(probe.options?.body ?? "").slice(0, 120)}`;
             if (!expected.includes(response.statusCode)) {
               wrong.push(
-                `${role} at study ${location.studyId} site ${location.siteId}: ${probe.method} ${probe.url} ${JSON.stringify(probe.options?.body ?? "").slice(0, 120)} answered ${response.statusCode}, policy ${expected.join(" or ")} (${response.body.slice(0, 160)})`,
+                `${where} answered ${response.statusCode}, policy ${expected.join(" or ")} (${response.body.slice(0, 160)})`,
               );
+            } else if (!permitted && !isBareRefusal(response)) {
+              wrong.push(`${where} refused with more than an error: ${response.body.slice(0, 160)}`);
+            } else if (role === REMOVED.role && response.body.includes(LAKESIDE_MARKER)) {
+              wrong.push(`${where} answered ${response.statusCode} with a participant of a site not held`);
             }
           }
         }

@@ -662,7 +662,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=fhir", (api
       everySelectOneAnswered(study.hamd.definition, () => "c1"),
     );
 
-    const token = await api.signIn("staff1@demo.test");
+    const token = await api.signIn("coordinator@demo.test");
     for (const layout of ["", "&layout=ndjson"]) {
       const response = await api.request(
         "GET",

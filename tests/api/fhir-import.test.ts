@@ -631,7 +631,7 @@ describeOnEachDatabase("clinro instrument import --from fhir", (api) => {
 
   it("imports a Questionnaire of the study's own FHIR export back as the same instrument", async () => {
     const exported = await api.request("GET", "/control/studies/101/export?format=fhir", {
-      token: await api.signIn("staff1@demo.test"),
+      token: await api.signIn("coordinator@demo.test"),
     });
     expect(exported.statusCode).toBe(200);
     const questionnaire = (exported.json() as Bundle).entry!.find(

@@ -543,7 +543,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export?format=odm", (api)
     );
 
     const response = await api.request("GET", "/control/studies/101/export?format=odm&site_id=1011", {
-      token: await api.signIn("staff1@demo.test"),
+      token: await api.signIn("coordinator@demo.test"),
     });
     expect(response.statusCode, response.body.slice(0, 500)).toBe(200);
     contentType = String(response.headers["content-type"]);

@@ -1,8 +1,9 @@
 /**
- * GET /control/studies/{studyId}/export (issue 25, "Data out"): who may export (researchers,
- * study managers and administrators of the study; nobody else), the filters and the 400s that
- * name them (nothing recorded then), the audit row every export writes, and the answer's
- * headers. The CSV's content is checked in study-export-csv.test.ts.
+ * GET /control/studies/{studyId}/export: who may export (a user given the export right in the
+ * study, and administrators; nobody else), the filters and the 400s that name them (nothing
+ * recorded then), the audit row every export writes, and the answer's headers. The CSV's content
+ * is checked in study-export-csv.test.ts; the sites an export holds, site by site, in
+ * export-scope.test.ts.
  */
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
@@ -38,13 +39,16 @@ const exportUrl = (studyId: number, query: string) => `/control/studies/${studyI
 
 type Rows = Record<string, string>[];
 
+/** The zip's CSV files, read (the signature images beside them are not). */
 function csvFiles(payload: Buffer): Map<string, Rows> {
   const files = unzipSync(new Uint8Array(payload));
   return new Map(
-    Object.entries(files).map(([name, bytes]) => [
-      name,
-      parse(strFromU8(bytes), { columns: true, skip_empty_lines: true }) as Rows,
-    ]),
+    Object.entries(files)
+      .filter(([name]) => name.endsWith(".csv"))
+      .map(([name, bytes]) => [
+        name,
+        parse(strFromU8(bytes), { columns: true, skip_empty_lines: true }) as Rows,
+      ]),
   );
 }
 
@@ -87,7 +91,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     // A site coordinator whose management role is enroller: runs sites, exports nothing.
     const siteCoordinator = await api.createUser({ studies: { 101: ROLE_CODE.clinicalCoordinator } });
     await api.db.update(users).set({ role: "enroller" }).where(eq(users.id, siteCoordinator.id));
-    // An administrator of SCZ-214 only.
+    // An administrator with a permission in SCZ-214 only: administrators manage every study.
     const otherStudyAdmin = await api.createUser({ studies: { 102: ROLE_CODE.clinicalCoordinator } });
     await api.db.update(users).set({ role: "administrator" }).where(eq(users.id, otherStudyAdmin.id));
 
@@ -127,9 +131,8 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
       .where(eq(instrumentSubmissions.id, made.january));
   });
 
-  it("lets the study's researcher, study manager and administrator export, each export audited with who and what", async () => {
+  it("lets the study manager given the export right and the administrator export, each export audited with who and what", async () => {
     for (const [who, token] of [
-      ["staff1", tokens.staff1],
       ["coordinator", tokens.coordinator],
       ["admin", tokens.admin],
     ] as const) {
@@ -154,7 +157,8 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
           via: "api",
           format: "csv",
           layout: null,
-          site_ids: null,
+          site_ids: [1011, 1012],
+          requested_site_ids: null,
           instrument_ids: null,
           from: null,
           to: null,
@@ -164,29 +168,31 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     }
   });
 
-  it("refuses a coordinator without an export role, the witness, an administrator of another study and the signed out, recording no export", async () => {
+  it("refuses a researcher and a coordinator not given the export right, the witness and the signed out, recording no export", async () => {
     const before = await exportsRecorded();
-    for (const token of [tokens.siteCoordinator, tokens.witness, tokens.otherStudyAdmin]) {
+    for (const token of [tokens.staff1, tokens.siteCoordinator, tokens.witness]) {
       const response = await api.request("GET", exportUrl(101, "format=csv"), { token });
       expect(response.statusCode).toBe(403);
-      expect(errorBody.parse(response.json()).code).toMatch(/^(study|export)_forbidden$/);
+      expect(errorBody.parse(response.json()).code).toBe("export_forbidden");
     }
-    // The administrator of SCZ-214 exports SCZ-214.
+    // An administrator manages every study, with a permission in it or not.
     expect(
-      (await api.request("GET", exportUrl(102, "format=csv"), { token: tokens.otherStudyAdmin })).statusCode,
+      (await api.request("GET", exportUrl(101, "format=csv"), { token: tokens.otherStudyAdmin })).statusCode,
     ).toBe(200);
     expect((await api.request("GET", exportUrl(101, "format=csv"))).statusCode).toBe(401);
-    // A study that does not exist answers as one the user does not hold.
-    expect((await api.request("GET", exportUrl(999, "format=csv"), { token: tokens.admin })).statusCode).toBe(
-      403,
-    );
+    // A study that does not exist answers as one the user does not hold, for anyone.
+    for (const token of [tokens.admin, tokens.coordinator]) {
+      const response = await api.request("GET", exportUrl(999, "format=csv"), { token });
+      expect(response.statusCode).toBe(403);
+      expect(errorBody.parse(response.json()).code).toBe("study_forbidden");
+    }
     expect(await exportsRecorded()).toBe(before + 1);
   });
 
   it("refuses a site or an instrument outside the study with a 400 naming the field, and records nothing", async () => {
     const before = await exportsRecorded();
     const refused = async (query: string, field: string, text: RegExp) => {
-      const response = await api.request("GET", exportUrl(101, query), { token: tokens.staff1 });
+      const response = await api.request("GET", exportUrl(101, query), { token: tokens.coordinator });
       expect(response.statusCode, query).toBe(400);
       const body = errorBody.parse(response.json());
       expect(
@@ -226,7 +232,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
     for (const [query, { type, extension }] of Object.entries(expected)) {
       const format = new URLSearchParams(query).get("format") as (typeof EXPORT_FORMATS)[number];
       if (!EXPORT_WRITERS[format]) continue;
-      const response = await api.request("GET", exportUrl(101, query), { token: tokens.staff1 });
+      const response = await api.request("GET", exportUrl(101, query), { token: tokens.coordinator });
       expect(response.statusCode, query).toBe(200);
       expect(response.headers["content-type"], query).toBe(type);
       expect(response.headers["content-disposition"], query).toBe(
@@ -242,7 +248,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
       delete EXPORT_WRITERS[format];
       try {
         const response = await api.request("GET", exportUrl(101, `format=${format}`), {
-          token: tokens.staff1,
+          token: tokens.coordinator,
         });
         expect(response.statusCode, format).toBe(400);
         const body = errorBody.parse(response.json());
@@ -258,7 +264,7 @@ describeOnEachDatabase("GET /control/studies/{studyId}/export", (api) => {
   it("narrows the rows to the sites, the instruments and the receipt times asked for", async () => {
     const rowsOf = async (query: string) => {
       const response = await api.request("GET", exportUrl(101, `format=csv${query}`), {
-        token: tokens.staff1,
+        token: tokens.coordinator,
       });
       expect(response.statusCode, query).toBe(200);
       return csvFiles(response.rawPayload);

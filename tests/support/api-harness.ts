@@ -62,6 +62,8 @@ export type HarnessOptions = {
   behindTlsProxy?: boolean;
   /** buildApp's options: the log's level and destination, trustProxy. */
   appOptions?: BuildAppOptions;
+  /** What the empty database is seeded with: the demo (the default), or nothing, as a site's own portal starts. */
+  seed?: "demo" | "none";
 };
 
 type App = Awaited<ReturnType<typeof buildApp>>;
@@ -129,7 +131,8 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), "clinro-api-"));
-    const template = seededTemplateOf(target.kind);
+    // An unseeded database is made from nothing: the run's template holds the demo.
+    const template = options.seed === "none" ? undefined : seededTemplateOf(target.kind);
     if (target.kind === "postgres") {
       if (!testDatabaseUrl) throw new Error("TEST_DATABASE_URL is not set");
       const created = await createThrowawayDatabase(testDatabaseUrl, "test", template);
@@ -141,7 +144,7 @@ export function useApiHarness(target: DatabaseTarget, options: HarnessOptions = 
     }
     if (!template) {
       await handle.migrate();
-      await seedDemo(handle.db);
+      if (options.seed !== "none") await seedDemo(handle.db);
     }
     const [seeded] = await handle.db
       .select({ hash: users.passwordHash })

@@ -19,6 +19,7 @@ import { INVALID, SIGNED_OUT } from "./common-answers.ts";
 export const loginCall = defineCall({
   operationId: "login",
   tag: "Account",
+  scope: "public",
   method: "POST",
   path: "/control/clinro/login",
   summary: "Sign in with username and password; answers a token",
@@ -31,6 +32,7 @@ export const loginCall = defineCall({
 export const logoutCall = defineCall({
   operationId: "logout",
   tag: "Account",
+  scope: "own",
   method: "POST",
   path: "/control/clinro/logout",
   summary: "Sign out: the token stops working",
@@ -40,6 +42,7 @@ export const logoutCall = defineCall({
 export const changePasswordCall = defineCall({
   operationId: "changePassword",
   tag: "Account",
+  scope: "own",
   method: "POST",
   path: "/control/change_password",
   summary: "Change one's own password; answers a new token",
@@ -50,6 +53,7 @@ export const changePasswordCall = defineCall({
 export const forgotPasswordCall = defineCall({
   operationId: "forgotPassword",
   tag: "Account",
+  scope: "public",
   method: "POST",
   path: "/control/users/forgot_password",
   summary: "Mail a password reset link (the same answer whether the user exists or not)",
@@ -61,6 +65,7 @@ export const forgotPasswordCall = defineCall({
 export const forgotUsernameCall = defineCall({
   operationId: "forgotUsername",
   tag: "Account",
+  scope: "public",
   method: "POST",
   path: "/control/participants/me/forgot_username",
   summary: "Mail a username reminder (the same answer whether the address is known or not)",
@@ -72,6 +77,7 @@ export const forgotUsernameCall = defineCall({
 export const verifyTokenCall = defineCall({
   operationId: "verifyToken",
   tag: "Account",
+  scope: "public",
   method: "POST",
   path: "/control/users/verify_token",
   summary: "Check an emailed link's token",
@@ -83,6 +89,7 @@ export const verifyTokenCall = defineCall({
 export const setupPasswordCall = defineCall({
   operationId: "setupPassword",
   tag: "Account",
+  scope: "public",
   method: "POST",
   path: "/control/users/setup_password",
   summary: "Choose a password with an emailed link's token",
@@ -94,6 +101,7 @@ export const setupPasswordCall = defineCall({
 export const healthCall = defineCall({
   operationId: "health",
   tag: "System",
+  scope: "public",
   method: "GET",
   path: "/healthz",
   summary: "Whether the server reaches its database",
@@ -107,6 +115,7 @@ export const healthCall = defineCall({
 export const openApiCall = defineCall({
   operationId: "openApi",
   tag: "System",
+  scope: "public",
   method: "GET",
   path: "/control/openapi.json",
   summary: "This description (OpenAPI 3.1)",

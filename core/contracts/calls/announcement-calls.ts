@@ -18,6 +18,7 @@ import { IDEMPOTENT_REFUSALS, REFUSALS, SIGNED_OUT } from "./common-answers.ts";
 export const listAnnouncementsCall = defineCall({
   operationId: "listAnnouncements",
   tag: "Announcements",
+  scope: "own",
   method: "GET",
   path: "/control/participants/me/announcements",
   summary: "The announcements of the studies and sites the user holds a permission in, newest first",
@@ -27,6 +28,7 @@ export const listAnnouncementsCall = defineCall({
 export const postAnnouncementCall = defineCall({
   operationId: "postAnnouncement",
   tag: "Announcements",
+  scope: "site",
   method: "POST",
   path: "/control/announcements",
   summary: "Send an announcement to a study's staff, or one site's (coordinators and administrators)",
@@ -43,6 +45,7 @@ export const postAnnouncementCall = defineCall({
 export const dismissOnboardingCall = defineCall({
   operationId: "dismissOnboarding",
   tag: "Announcements",
+  scope: "own",
   method: "PUT",
   path: "/control/clinro/users/me/onboarding/{kind}",
   summary: "Dismiss one onboarding card (activities or announcements) for good",
@@ -53,6 +56,7 @@ export const dismissOnboardingCall = defineCall({
 export const listAnnouncementInstrumentsCall = defineCall({
   operationId: "listAnnouncementInstruments",
   tag: "Announcements",
+  scope: "study",
   method: "GET",
   path: "/control/clinro/me/announcement_instruments",
   summary:

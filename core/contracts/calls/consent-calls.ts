@@ -34,6 +34,7 @@ import { IDEMPOTENT_REFUSALS, REFUSALS, SIGNED_OUT } from "./common-answers.ts";
 export const consentParticipantsCall = defineCall({
   operationId: "consentParticipants",
   tag: "Consents",
+  scope: "site",
   method: "GET",
   path: "/control/v2/clinro/me/consents/{consentId}",
   summary:
@@ -46,6 +47,7 @@ export const consentParticipantsCall = defineCall({
 export const getConsentCall = defineCall({
   operationId: "getConsent",
   tag: "Consents",
+  scope: "participant",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "GET",
   path: "/control/v2/clinro/consent",
@@ -57,6 +59,7 @@ export const getConsentCall = defineCall({
 export const getBlankConsentCall = defineCall({
   operationId: "getBlankConsent",
   tag: "Consents",
+  scope: "study",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "GET",
   path: "/control/v2/clinro/consent/blank",
@@ -83,6 +86,7 @@ const consentSubmissionAnswers = {
 export const postClinicianConsentCall = defineCall({
   operationId: "postClinicianConsent",
   tag: "Consents",
+  scope: "participant",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "POST",
   path: "/control/v2/clinro/participant/{participantId}/consent",
@@ -96,6 +100,7 @@ export const postClinicianConsentCall = defineCall({
 export const postWitnessConsentCall = defineCall({
   operationId: "postWitnessConsent",
   tag: "Consents",
+  scope: "participant",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "POST",
   path: "/control/v2/witness/participant/{participantId}/consent",
@@ -109,6 +114,7 @@ export const postWitnessConsentCall = defineCall({
 export const signingKeyCall = defineCall({
   operationId: "signingKey",
   tag: "Consents",
+  scope: "own",
   method: "GET",
   path: "/control/v2/signing-key",
   summary: "The public key a signer's password is encrypted to (RSA-OAEP-256, as a JWK)",
@@ -118,6 +124,7 @@ export const signingKeyCall = defineCall({
 export const consentPdfCall = defineCall({
   operationId: "consentPdf",
   tag: "Consents",
+  scope: "study",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "GET",
   path: "/control/v2/consent/pdf",
@@ -133,6 +140,7 @@ export const consentPdfCall = defineCall({
 export const consentEmailCall = defineCall({
   operationId: "consentEmail",
   tag: "Consents",
+  scope: "participant",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "GET",
   path: "/control/v2/clinro/email",
@@ -145,6 +153,7 @@ export const consentEmailCall = defineCall({
 export const consentDownloadCall = defineCall({
   operationId: "consentDownload",
   tag: "Consents",
+  scope: "participant",
   headerVersion: CONSENT_HEADER_VERSION,
   method: "GET",
   path: "/control/v2/studies/{studyId}/participants/{ptpId}/download",

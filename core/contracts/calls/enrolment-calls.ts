@@ -18,6 +18,7 @@ import { IDEMPOTENT_REFUSALS, REFUSALS } from "./common-answers.ts";
 export const enrolParticipantCall = defineCall({
   operationId: "enrolParticipant",
   tag: "Studies and participants",
+  scope: "site",
   method: "POST",
   path: "/control/studies/{studyId}/sites/{siteId}/participants",
   summary:
@@ -31,6 +32,7 @@ export const enrolParticipantCall = defineCall({
 export const editParticipantCall = defineCall({
   operationId: "editParticipant",
   tag: "Studies and participants",
+  scope: "participant",
   method: "PATCH",
   path: "/control/studies/{studyId}/sites/{siteId}/participants/{participantId}",
   summary:
@@ -43,6 +45,7 @@ export const editParticipantCall = defineCall({
 export const importParticipantsCall = defineCall({
   operationId: "importParticipants",
   tag: "Studies and participants",
+  scope: "site",
   method: "POST",
   path: "/control/studies/{studyId}/sites/{siteId}/participants/import",
   summary:

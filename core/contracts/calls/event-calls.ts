@@ -8,6 +8,7 @@ import { IDEMPOTENT_REFUSALS } from "./common-answers.ts";
 export const postEventsCall = defineCall({
   operationId: "postEvents",
   tag: "Events",
+  scope: "participant",
   method: "POST",
   path: "/control/participants/me/events",
   summary: "Record instrument events (opened, quit, completed, ...)",

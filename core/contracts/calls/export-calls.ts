@@ -9,6 +9,7 @@ import { REFUSALS } from "./common-answers.ts";
 export const exportStudyCall = defineCall({
   operationId: "exportStudy",
   tag: "Exports",
+  scope: "site",
   method: "GET",
   path: "/control/studies/{studyId}/export",
   summary:

@@ -9,6 +9,7 @@ import { IDEMPOTENT_REFUSALS } from "./common-answers.ts";
 export const uploadFileCall = defineCall({
   operationId: "uploadFile",
   tag: "Files",
+  scope: "participant",
   headerVersion: UPLOAD_HEADER_VERSION,
   method: "POST",
   path: "/control/file/upload",

@@ -35,6 +35,7 @@ import { IDEMPOTENT_REFUSALS, REFUSALS } from "./common-answers.ts";
 export const listFormsCall = defineCall({
   operationId: "listForms",
   tag: "Instruments",
+  scope: "participant",
   method: "GET",
   path: "/control/clinro/participants/{participantId}/instruments",
   summary: "A participant's forms (the older instrument architecture)",
@@ -46,6 +47,7 @@ export const listFormsCall = defineCall({
 export const listInstancesCall = defineCall({
   operationId: "listInstances",
   tag: "Instruments",
+  scope: "participant",
   method: "GET",
   path: "/control/participants/{participantId}/instruments/instances",
   summary: "A participant's instruments with their instances (the newer architecture)",
@@ -67,6 +69,7 @@ const definitionAnswers = {
 export const getDefinitionCall = defineCall({
   operationId: "getDefinition",
   tag: "Instruments",
+  scope: "study",
   method: "GET",
   path: "/control/studies/{studyId}/instruments/{instrumentId}/{instrument}",
   summary: "An instrument's latest survey definition (JSON, or a zip when it was imported as one)",
@@ -84,6 +87,7 @@ export const getAdminDefinitionCall = defineCall({
 export const postSubmissionCall = defineCall({
   operationId: "postSubmission",
   tag: "Instruments",
+  scope: "participant",
   headerVersion: SUBMISSION_HEADER_VERSION,
   method: "POST",
   path: "/control/clinro/participant/{participantId}/instruments/{instrumentId}/submission",
@@ -105,6 +109,7 @@ export const postSubmissionCall = defineCall({
 export const instrumentHistoryCall = defineCall({
   operationId: "instrumentHistory",
   tag: "Instruments",
+  scope: "participant",
   method: "GET",
   path: "/control/participants/{id}/instrument_history/clinro",
   summary: "A participant's completed and pending clinician instruments",
@@ -115,6 +120,7 @@ export const instrumentHistoryCall = defineCall({
 export const submissionAnswersCall = defineCall({
   operationId: "submissionAnswers",
   tag: "Instruments",
+  scope: "participant",
   method: "GET",
   path: "/control/participants/{id}/instrument_history/clinro/{submissionId}",
   summary: "One submitted clinician instrument of the participant, read-only, with its answers",
@@ -125,6 +131,7 @@ export const submissionAnswersCall = defineCall({
 export const pendingInstrumentsCall = defineCall({
   operationId: "pendingInstruments",
   tag: "Instruments",
+  scope: "study",
   headerVersion: PENDING_INSTRUMENTS_HEADER_VERSION,
   method: "GET",
   path: "/control/pending_instruments",

@@ -21,6 +21,7 @@ import { REFUSALS } from "./common-answers.ts";
 export const listAssignableStudiesCall = defineCall({
   operationId: "listAssignableStudies",
   tag: "Users",
+  scope: "admin",
   method: "GET",
   path: "/control/users/study-sites",
   summary: "Every study and its sites in use, to give users access to (administrators only)",
@@ -30,6 +31,7 @@ export const listAssignableStudiesCall = defineCall({
 export const inviteStaffCall = defineCall({
   operationId: "inviteStaff",
   tag: "Users",
+  scope: "admin",
   method: "POST",
   path: "/control/users/invitations",
   summary:
@@ -41,6 +43,7 @@ export const inviteStaffCall = defineCall({
 export const importStaffCall = defineCall({
   operationId: "importStaff",
   tag: "Users",
+  scope: "admin",
   method: "POST",
   path: "/control/users/invitations/import",
   summary:
@@ -52,6 +55,7 @@ export const importStaffCall = defineCall({
 export const getStaffAccessCall = defineCall({
   operationId: "getStaffAccess",
   tag: "Users",
+  scope: "admin",
   method: "GET",
   path: "/control/users/{userId}/access",
   summary: "A user's status, management role and role and sites in each study (administrators only)",
@@ -62,6 +66,7 @@ export const getStaffAccessCall = defineCall({
 export const setStaffAccessCall = defineCall({
   operationId: "setStaffAccess",
   tag: "Users",
+  scope: "admin",
   method: "PUT",
   path: "/control/users/{userId}/access",
   summary:
@@ -74,6 +79,7 @@ export const setStaffAccessCall = defineCall({
 export const resendInvitationCall = defineCall({
   operationId: "resendInvitation",
   tag: "Users",
+  scope: "admin",
   method: "POST",
   path: "/control/users/{userId}/invitation",
   summary:
@@ -85,6 +91,7 @@ export const resendInvitationCall = defineCall({
 export const deactivateUserCall = defineCall({
   operationId: "deactivateUser",
   tag: "Users",
+  scope: "admin",
   method: "POST",
   path: "/control/users/{userId}/deactivate",
   summary:
@@ -96,6 +103,7 @@ export const deactivateUserCall = defineCall({
 export const reactivateUserCall = defineCall({
   operationId: "reactivateUser",
   tag: "Users",
+  scope: "admin",
   method: "POST",
   path: "/control/users/{userId}/reactivate",
   summary:

@@ -17,6 +17,7 @@ import { REFUSALS } from "./common-answers.ts";
 export const getStudyCall = defineCall({
   operationId: "getStudy",
   tag: "Studies and participants",
+  scope: "study",
   method: "GET",
   path: "/control/studies/{studyId}",
   summary: "A study with its config and the user's sites in it",
@@ -27,6 +28,7 @@ export const getStudyCall = defineCall({
 export const getParticipantCall = defineCall({
   operationId: "getParticipant",
   tag: "Studies and participants",
+  scope: "participant",
   method: "GET",
   path: "/control/studies/{studyId}/sites/{siteId}/participants/{participantId}",
   summary: "A participant of a site the user may see",
@@ -37,6 +39,7 @@ export const getParticipantCall = defineCall({
 export const searchParticipantsCall = defineCall({
   operationId: "searchParticipants",
   tag: "Studies and participants",
+  scope: "site",
   method: "GET",
   path: "/control/studies/{studyId}/sites/{siteId}/clinro_search",
   summary: "Participants of a site whose subject id or name holds the search text",
@@ -48,6 +51,7 @@ export const searchParticipantsCall = defineCall({
 export const listParticipantsCall = defineCall({
   operationId: "listParticipants",
   tag: "Studies and participants",
+  scope: "site",
   method: "GET",
   path: "/control/studies/{studyId}/sites/{siteId}/participants",
   summary: "A site's participants, sorted and paged by a cursor (keyset)",
@@ -59,6 +63,7 @@ export const listParticipantsCall = defineCall({
 export const listMyConsentsCall = defineCall({
   operationId: "listMyConsents",
   tag: "Studies and participants",
+  scope: "site",
   method: "GET",
   path: "/control/v2/clinro/me/consents",
   summary: "The consents of the user's studies with their missing-consent counts",

@@ -9,6 +9,7 @@ import { INVALID, REFUSALS, SIGNED_OUT } from "./common-answers.ts";
 export const getMeCall = defineCall({
   operationId: "getMe",
   tag: "Users",
+  scope: "own",
   method: "GET",
   path: "/control/clinro/users/me",
   summary: "The signed-in user with their studies, sites and roles",
@@ -18,6 +19,7 @@ export const getMeCall = defineCall({
 export const patchMeCall = defineCall({
   operationId: "patchMe",
   tag: "Users",
+  scope: "own",
   method: "PATCH",
   path: "/control/clinro/users/me",
   summary: "Change one's name, nickname or phone",
@@ -28,6 +30,7 @@ export const patchMeCall = defineCall({
 export const listUsersCall = defineCall({
   operationId: "listUsers",
   tag: "Users",
+  scope: "admin",
   method: "GET",
   path: "/control/users",
   summary: "Every user (administrators only)",

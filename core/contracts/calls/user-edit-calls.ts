@@ -11,6 +11,7 @@ import { REFUSALS } from "./common-answers.ts";
 export const editUserCall = defineCall({
   operationId: "editUser",
   tag: "Users",
+  scope: "admin",
   method: "PATCH",
   path: "/control/users/{userId}",
   summary:

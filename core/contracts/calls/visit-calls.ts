@@ -23,6 +23,7 @@ import { IDEMPOTENT_REFUSALS, INVALID, REFUSALS } from "./common-answers.ts";
 export const listVisitsCall = defineCall({
   operationId: "listVisits",
   tag: "Visits",
+  scope: "site",
   method: "GET",
   path: "/control/studies/{studyId}/sites/{siteId}/clinro_visits",
   summary: "The visits of a study's site that have not ended, ad hoc ones always, soonest first",
@@ -33,6 +34,7 @@ export const listVisitsCall = defineCall({
 export const scheduleVisitCall = defineCall({
   operationId: "scheduleVisit",
   tag: "Visits",
+  scope: "site",
   method: "POST",
   path: "/control/studies/{studyId}/sites/{siteId}/clinro_visits",
   summary: "A coordinator schedules a visit for a participant of the site (the join link is mailed once)",
@@ -55,6 +57,7 @@ const roomAnswers = { ...REFUSALS, 404: errorBody, 409: errorBody, 410: errorBod
 export const validateRoomCall = defineCall({
   operationId: "validateRoom",
   tag: "Visits",
+  scope: "site",
   method: "GET",
   path: "/control/studies/{studyId}/room_name/{roomName}/validate_room",
   summary: "A clinician's way into a visit's room: a room token and whether the visit is recorded",
@@ -65,6 +68,7 @@ export const validateRoomCall = defineCall({
 export const renewTokenCall = defineCall({
   operationId: "renewToken",
   tag: "Visits",
+  scope: "site",
   method: "POST",
   path: "/control/studies/{studyId}/room_name/{roomName}/renew_token",
   summary: "A fresh room token before the old one expires (writes nothing: no Idempotency-Key)",
@@ -75,6 +79,7 @@ export const renewTokenCall = defineCall({
 export const joinVisitCall = defineCall({
   operationId: "joinVisit",
   tag: "Visits",
+  scope: "public",
   method: "GET",
   path: "/control/visits/join/{secret}",
   summary:

@@ -26,6 +26,24 @@ export type Answer = $ZodType | BinaryAnswer | EmptyAnswer;
 /** A multipart/form-data body: its text fields (a zod object) and the names of its file parts. */
 export type MultipartBody = { multipart: $ZodObject; files: readonly string[] };
 
+/**
+ * Whose data a call reaches, so what its caller must hold; required of every declaration, so a
+ * call cannot be added without saying it. tests/api/access-matrix.test.ts walks every declared
+ * call by it with each role, at a site held, a site not held and a study not held.
+ *
+ * - public: answered without a token (`public: true`);
+ * - own: names nothing but the signed-in caller (their account, session, what is addressed to
+ *   them) or nobody's data at all (the server's signing key);
+ * - admin: the portal's management (users, staff access): the caller's management role or user
+ *   scope decides, whatever study the target holds;
+ * - study: names a study (path, query or body); the caller must hold a permission in it;
+ * - site: names a site of a study, or reads what lives at sites; the caller must hold the study
+ *   and each site (what they do not hold is refused or left out, never answered);
+ * - participant: names a participant, or something of one (a submission, a consent session, a
+ *   file); the caller must hold the participant's study and site.
+ */
+export type CallScope = "public" | "own" | "admin" | "study" | "site" | "participant";
+
 export type CallDeclaration = {
   /** The call's name for integrators: OpenAPI's operationId, a generated client's function name. */
   operationId: string;
@@ -36,6 +54,8 @@ export type CallDeclaration = {
   path: `/${string}`;
   /** One line for the description. */
   summary: string;
+  /** Whose data the call reaches (see CallScope); "public" exactly when `public` is set. */
+  scope: CallScope;
   /** Answered without a token (sign-in, the emailed links, health, this description). */
   public?: true;
   params?: $ZodObject;

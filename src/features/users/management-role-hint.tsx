@@ -3,17 +3,20 @@ import { msg } from "@lingui/core/macro";
 import { useLingui } from "@lingui/react";
 import type { AssignableRole } from "../../../core/contracts/user-edit.ts";
 
-/** What each management role allows (core/contracts/management-roles.ts), in words. */
+/**
+ * What each management role allows (core/contracts/management-roles.ts), in words. Exporting a
+ * study's data is a right given study by study (the access fields), except to administrators.
+ */
 const hints: Record<AssignableRole, MessageDescriptor> = {
   enroller: msg({ id: "management_role_hint_enroller", message: "Adds and edits participants." }),
-  researcher: msg({ id: "management_role_hint_researcher", message: "Instruments and exports." }),
+  researcher: msg({ id: "management_role_hint_researcher", message: "Instruments." }),
   studyManager: msg({
     id: "management_role_hint_study_manager",
-    message: "Participants, instruments and exports.",
+    message: "Participants and instruments.",
   }),
   administrator: msg({
     id: "management_role_hint_administrator",
-    message: "Participants, instruments, exports, and the users.",
+    message: "Participants, instruments, the users, and every study's export.",
   }),
 };
 

@@ -12,17 +12,24 @@ import {
 
 describe("the staff forms' rules", () => {
   it("ticks the only site of a study when a role is chosen, and clears the sites with No access", () => {
-    expect(chooseRole(NO_ACCESS, "16", [1031])).toEqual({ role: "16", siteIds: [1031] });
-    expect(chooseRole(NO_ACCESS, "16", [1011, 1012])).toEqual({ role: "16", siteIds: [] });
-    expect(chooseRole({ role: "16", siteIds: [1011] }, "", [1011, 1012])).toEqual(NO_ACCESS);
-    expect(chooseRole({ role: "16", siteIds: [1012] }, "11", [1011, 1012])).toEqual({
+    expect(chooseRole(NO_ACCESS, "16", [1031])).toEqual({ role: "16", siteIds: [1031], mayExport: false });
+    expect(chooseRole(NO_ACCESS, "16", [1011, 1012])).toEqual({ role: "16", siteIds: [], mayExport: false });
+    expect(chooseRole({ role: "16", siteIds: [1011], mayExport: false }, "", [1011, 1012])).toEqual(
+      NO_ACCESS,
+    );
+    expect(chooseRole({ role: "16", siteIds: [1012], mayExport: true }, "11", [1011, 1012])).toEqual({
       role: "11",
       siteIds: [1012],
+      mayExport: true,
     });
   });
 
   it("toggles sites in order, once each", () => {
-    const choice = toggleSite(toggleSite({ role: "11", siteIds: [] }, 1012, true), 1011, true);
+    const choice = toggleSite(
+      toggleSite({ role: "11", siteIds: [], mayExport: false }, 1012, true),
+      1011,
+      true,
+    );
     expect(choice.siteIds).toEqual([1011, 1012]);
     expect(toggleSite(choice, 1012, false).siteIds).toEqual([1011]);
     expect(toggleSite(choice, 1011, true).siteIds).toEqual([1011, 1012]);
@@ -31,13 +38,13 @@ describe("the staff forms' rules", () => {
   it("sends only the studies given a role, in study order", () => {
     expect(
       studiesRequest({
-        103: { role: "Impartial Witness", siteIds: [1031] },
+        103: { role: "Impartial Witness", siteIds: [1031], mayExport: false },
         102: NO_ACCESS,
-        101: { role: "16", siteIds: [1011] },
+        101: { role: "16", siteIds: [1011], mayExport: true },
       }),
     ).toEqual([
-      { study_id: 101, role: "16", site_ids: [1011] },
-      { study_id: 103, role: "Impartial Witness", site_ids: [1031] },
+      { study_id: 101, role: "16", site_ids: [1011], may_export: true },
+      { study_id: 103, role: "Impartial Witness", site_ids: [1031], may_export: false },
     ]);
   });
 
@@ -45,7 +52,7 @@ describe("the staff forms' rules", () => {
     const problems = staffFormProblems({
       name: " ",
       email: "carla@",
-      studies: { 101: { role: "16", siteIds: [] } },
+      studies: { 101: { role: "16", siteIds: [], mayExport: false } },
     });
     expect(problems).toEqual({
       name: "name_missing",
@@ -56,7 +63,7 @@ describe("the staff forms' rules", () => {
     const fine = staffFormProblems({
       name: "Carla",
       email: " carla@site.example ",
-      studies: { 101: { role: "16", siteIds: [1011] } },
+      studies: { 101: { role: "16", siteIds: [1011], mayExport: false } },
     });
     expect(hasProblems(fine)).toBe(false);
     expect(hasProblems(staffFormProblems({ studies: {} }))).toBe(false);
@@ -71,11 +78,15 @@ describe("the staff forms' rules", () => {
             study_name: "MDD-301",
             role: "12",
             sites: [{ site_id: 1011, site_label: "Boston" }],
+            may_export: true,
           },
-          { study_id: 102, study_name: "SCZ-214", role: "legacy", sites: [] },
+          { study_id: 102, study_name: "SCZ-214", role: "legacy", sites: [], may_export: false },
         ],
       }),
-    ).toEqual({ 101: { role: "12", siteIds: [1011] }, 102: { role: "", siteIds: [] } });
+    ).toEqual({
+      101: { role: "12", siteIds: [1011], mayExport: true },
+      102: { role: "", siteIds: [], mayExport: false },
+    });
   });
 
   it.each([

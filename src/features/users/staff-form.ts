@@ -12,8 +12,11 @@ import {
   type StaffStudyRole,
 } from "../../../core/contracts/staff.ts";
 
-/** One study's choice: no role (no access), or a role and the sites. */
-export type StudyChoice = { role: StaffStudyRole | ""; siteIds: readonly number[] };
+/**
+ * One study's choice: no role (no access), or a role, the sites, and whether they may export the
+ * study's data of those sites (never implied: core/contracts/study-rights.ts).
+ */
+export type StudyChoice = { role: StaffStudyRole | ""; siteIds: readonly number[]; mayExport: boolean };
 export type StudyChoices = Readonly<Record<number, StudyChoice>>;
 
 export type StaffFormProblem = "name_missing" | "email_invalid" | "sites_missing";
@@ -24,7 +27,7 @@ export type StaffFormProblems = {
   studies: Readonly<Record<number, "sites_missing">>;
 };
 
-export const NO_ACCESS: StudyChoice = { role: "", siteIds: [] };
+export const NO_ACCESS: StudyChoice = { role: "", siteIds: [], mayExport: false };
 
 export function isStudyRole(value: string): value is StaffStudyRole {
   return (STAFF_STUDY_ROLES as readonly string[]).includes(value);
@@ -35,7 +38,11 @@ export function choicesOf(member: Pick<StaffMember, "studies">): StudyChoices {
   return Object.fromEntries(
     member.studies.map((study) => [
       study.study_id,
-      { role: isStudyRole(study.role) ? study.role : "", siteIds: study.sites.map((site) => site.site_id) },
+      {
+        role: isStudyRole(study.role) ? study.role : "",
+        siteIds: study.sites.map((site) => site.site_id),
+        mayExport: study.may_export,
+      },
     ]),
   );
 }
@@ -48,7 +55,7 @@ export function chooseRole(
 ): StudyChoice {
   if (role === "") return NO_ACCESS;
   const only = siteIdsOfStudy.length === 1 && choice.siteIds.length === 0 ? siteIdsOfStudy : choice.siteIds;
-  return { role, siteIds: only };
+  return { role, siteIds: only, mayExport: choice.mayExport };
 }
 
 export function toggleSite(choice: StudyChoice, siteId: number, selected: boolean): StudyChoice {
@@ -62,7 +69,14 @@ export function studiesRequest(choices: StudyChoices): StaffStudyAccess[] {
     .flatMap(([studyId, choice]) =>
       choice.role === ""
         ? []
-        : [{ study_id: Number(studyId), role: choice.role, site_ids: [...choice.siteIds] }],
+        : [
+            {
+              study_id: Number(studyId),
+              role: choice.role,
+              site_ids: [...choice.siteIds],
+              may_export: choice.mayExport,
+            },
+          ],
     )
     .sort((a, b) => a.study_id - b.study_id);
 }

@@ -1,7 +1,8 @@
 /**
  * Per study: the user's role there ("No access" or one of the clinician roles and the witness)
- * and, once a role is chosen, the study's sites they work in. One fieldset per study, a labelled
- * select and a group of checkboxes: usable by keyboard and screen reader.
+ * and, once a role is chosen, the study's sites they work in and whether they may export the
+ * study's data of those sites. One fieldset per study, a labelled select and checkboxes: usable
+ * by keyboard and screen reader.
  */
 import { useLingui as useLinguiRuntime } from "@lingui/react";
 import { Trans, useLingui } from "@lingui/react/macro";
@@ -109,6 +110,16 @@ function StudyAccessFieldset({
             </p>
           ) : null}
         </div>
+      ) : null}
+      {choice.role !== "" ? (
+        <label className="study-access__site study-access__export">
+          <input
+            type="checkbox"
+            checked={choice.mayExport}
+            onChange={(event) => set({ ...choice, mayExport: event.target.checked })}
+          />
+          <span>{t({ id: "staff_study_may_export", message: "May export the data of these sites" })}</span>
+        </label>
       ) : null}
     </fieldset>
   );
