@@ -90,7 +90,6 @@ export function fetchConsentDefinition(
     { query: { consent_id: consentId, version, ptp_id: participantId } },
     {
       failMessage: fetchConsentDefinitionFailMessage,
-      keepSessionOn401: true,
       handle403Locally: true,
       signal,
     },
@@ -120,7 +119,6 @@ export function fetchBlankConsent(
     { query: { consent_id: consentId, version } },
     {
       failMessage: fetchConsentDefinitionFailMessage,
-      keepSessionOn401: true,
       handle403Locally: true,
       suppressErrorToast: true,
       signal,
@@ -165,7 +163,6 @@ export function fetchConsentPdf(
       headers: { Accept: "application/pdf" },
       responseType: "blob",
       failMessage: consentPdfFailMessage,
-      keepSessionOn401: true,
       handle403Locally: true,
       loader: true,
       signal,
@@ -193,7 +190,6 @@ export function downloadCompletedConsent(
       headers: { Accept: "application/pdf" },
       responseType: "blob",
       failMessage: consentDownloadFailMessage,
-      keepSessionOn401: true,
       handle403Locally: true,
       loader: true,
       signal,
@@ -244,7 +240,6 @@ export function sendConsentEmail({
     {
       successMessage: recipient ? emailSentToMessage(recipient) : emailSentMessage,
       failMessage: emailFailMessage,
-      keepSessionOn401: true,
       handle403Locally: true,
       loader: true,
     },

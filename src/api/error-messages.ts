@@ -61,6 +61,32 @@ const loginMessages: Partial<Record<number, MessageDescriptor>> = {
   }),
 };
 
+/**
+ * Why the server refused a token it had issued, by the code of its 401 (server/auth/
+ * authenticate.ts): the sign-in page says it. Undefined for a 401 without one of these codes.
+ */
+export function refusedTokenMessage(body: unknown): MessageDescriptor | undefined {
+  const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
+  switch (code) {
+    case "token_revoked":
+      return msg({
+        id: "error_401_token_revoked",
+        message:
+          "Your session was closed on the server (signed out elsewhere or by an administrator). Sign in again to continue.",
+      });
+    case "user_deactivated":
+      return loginMessages[403];
+    case "token_invalid":
+      return msg({
+        id: "error_401_token_invalid",
+        message:
+          "Your session is no longer valid (your password was changed, or the session ended). Sign in again to continue.",
+      });
+    default:
+      return undefined;
+  }
+}
+
 /** Login failures are looked up as error_login_{status}; an unknown status reads as 400. */
 export function loginFailureMessage(status: number): MessageDescriptor {
   return loginMessages[status] ?? (loginMessages[400] as MessageDescriptor);

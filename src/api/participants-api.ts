@@ -37,7 +37,7 @@ export function fetchParticipant(
   return callApi(
     getParticipantCall,
     { params: { studyId, siteId, participantId } },
-    { failMessage: fetchParticipantFailMessage, keepSessionOn401: true, handle403Locally: true, signal },
+    { failMessage: fetchParticipantFailMessage, handle403Locally: true, signal },
   );
 }
 

@@ -4,6 +4,7 @@ import * as z from "zod/mini";
 import { getStoredUser, setStoredUser, type StoredUser } from "../auth/session-store.ts";
 import { getLoadingState, isLoading } from "../widgets/loading/loading-store.ts";
 import { dismissToast, getToasts } from "../widgets/toast/toast-store.ts";
+import { forgetSignOutReason, signOutReason } from "../auth/sign-out-reason.ts";
 import { ApiError, NetworkError, SessionEndedError, request } from "./request.ts";
 
 const LOGOUT_PATH = "/control/clinro/logout";
@@ -74,6 +75,7 @@ const descriptor = (id: string): MessageDescriptor => ({ id, message: `text of $
 
 beforeEach(() => {
   localStorage.clear();
+  forgetSignOutReason();
   for (const toast of getToasts()) dismissToast(toast.id);
   signIn();
 });
@@ -265,13 +267,34 @@ describe("error catalogue: 401 and 403", () => {
     ]);
   });
 
-  it("does not log out on 401 when keepSessionOn401 is set", async () => {
-    const fetchMock = stubFetch(failWith(401, "Unauthorized"));
-    const error = await rejection(request({ path: "/control/studies/1", keepSessionOn401: true }));
+  it("keeps the session on a 401 of a call sent without the token (a public call)", async () => {
+    const fetchMock = stubFetch(failWith(401, "Unauthorized", { code: "token_invalid" }));
+    const error = await rejection(request({ path: "/control/visits/join/abc", auth: false }));
     expect(error).toBeInstanceOf(ApiError);
     expect(getStoredUser()).toMatchObject({ token: TOKEN });
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(signOutReason()).toBeUndefined();
   });
+
+  it.each([
+    ["token_revoked", "error_401_token_revoked"],
+    ["user_deactivated", "error_login_403"],
+    ["token_invalid", "error_401_token_invalid"],
+  ])(
+    "ends the session at a refused token (%s), keeping the reason for the sign-in page",
+    async (code, reasonId) => {
+      stubFetch(failWith(401, "Unauthorized", { message: "refused", code }));
+      // A page that shows what it holds on its own refusals (a participant's 403) still ends here.
+      const error = await rejection(
+        request({ path: "/control/studies/1/sites/2/participants/3", handle403Locally: true }),
+      );
+      expect(error).toMatchObject({ status: 401 });
+      expect(getStoredUser()).toBeNull();
+      expect(signOutReason()).toMatchObject({ id: reasonId });
+      // Said on the sign-in page, not in a passing toast as well.
+      expect(getToasts()).toHaveLength(0);
+    },
+  );
 
   it("logs out and says consent is required for 5 seconds on 403", async () => {
     const fetchMock = stubFetch(failWith(403, "Forbidden"));

@@ -1,7 +1,9 @@
 /**
  * The one door to the API (spec 01 section 7, "Shared request behaviour"): token and headers,
  * JSON or blob answers, the error catalogue with its toasts, logout on 401 and 403, logout
- * before a request whose token is missing or expired, and the optional loaders.
+ * before a request whose token is missing or expired, and the optional loaders. A 401 to a
+ * request that carried the token always ends the session: the server no longer accepts it, and
+ * a session kept with a refused token only goes on showing what it loaded before.
  * No component calls fetch; every typed call in src/api goes through here.
  */
 import type { MessageDescriptor } from "@lingui/core";
@@ -9,12 +11,14 @@ import * as z from "zod/mini";
 import "../../core/contracts/zod-messages.ts";
 import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
+import { rememberSignOutReason } from "../auth/sign-out-reason.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast, type ToastText } from "../widgets/toast/toast-store.ts";
 import { authorizedHeaders, buildUrl, type RequestQuery } from "./request-url.ts";
 import {
   failureMessage,
   failureToastDuration,
+  refusedTokenMessage,
   sessionExpiredMessage,
   statusMessages,
 } from "./error-messages.ts";
@@ -40,8 +44,6 @@ export type RequestOptions<T> = {
   /** Shown for 2 seconds when the network fails. */
   catchMessage?: MessageDescriptor;
   suppressErrorToast?: boolean;
-  /** Keeps the user signed in when this call answers 401. */
-  keepSessionOn401?: boolean;
   /**
    * A 403 of this call means "not this record" (e.g. a participant of another site), not an
    * ended session: no logout and no toast; the caller shows its access-denied panel.
@@ -167,9 +169,14 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
     });
     const error = new ApiError(response.status, response.statusText, displayMessage, errorBody);
     const handledByCaller = response.status === 403 && options.handle403Locally === true;
-    const logsOut =
-      (response.status === 403 && !handledByCaller) || (response.status === 401 && !options.keepSessionOn401);
-    if (logsOut) {
+    // A public call's 401 says nothing of the session: it was sent without the token.
+    const tokenRefused = response.status === 401 && (options.auth ?? true);
+    const refusedReason = tokenRefused ? refusedTokenMessage(errorBody) : undefined;
+    if (refusedReason) {
+      // The sign-in page says why (a revoked session, a deactivated account), not a passing toast.
+      rememberSignOutReason(refusedReason);
+      logout();
+    } else if (tokenRefused || (response.status === 403 && !handledByCaller)) {
       logout(statusMessages[response.status]);
     } else if (!options.suppressErrorToast && !handledByCaller) {
       showToast(displayMessage, "error", failureToastDuration(response.status));

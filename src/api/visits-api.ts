@@ -101,7 +101,7 @@ export function fetchJoin(secret: string, signal?: AbortSignal) {
   return callApi(
     joinVisitCall,
     { params: { secret } },
-    { suppressErrorToast: true, keepSessionOn401: true, handle403Locally: true, signal },
+    { suppressErrorToast: true, handle403Locally: true, signal },
   );
 }
 

@@ -6,6 +6,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
 import { useSignIn } from "../../auth/sign-in.ts";
+import { forgetSignOutReason, signOutReason } from "../../auth/sign-out-reason.ts";
 import { BrandMark } from "../../widgets/brand.tsx";
 import { TextField } from "../../widgets/field/text-field.tsx";
 
@@ -17,6 +18,8 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
   const navigate = useNavigate();
   const errorId = useId();
   const [error, setError] = useState<MessageDescriptor | null>(null);
+  // Why the server ended the last session, said until the next sign-in is tried.
+  const [endedBecause, setEndedBecause] = useState(signOutReason);
   const signIn = useSignIn();
   const busy = signIn.isPending;
   const usernameRef = useRef<HTMLInputElement>(null);
@@ -31,6 +34,8 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
       return;
     }
     setError(null);
+    setEndedBecause(undefined);
+    forgetSignOutReason();
     signIn.mutate(
       { username, password },
       {
@@ -56,6 +61,11 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
         <h1 id="login-heading" tabIndex={-1}>
           <Trans id="login_heading">Sign in to the clinician portal</Trans>
         </h1>
+        {endedBecause ? (
+          <p className="form-error" role="status">
+            {i18n._(endedBecause)}
+          </p>
+        ) : null}
         <form className="form" onSubmit={onSubmit} noValidate aria-describedby={error ? errorId : undefined}>
           <TextField
             label={<Trans id="login_username">Username</Trans>}
