@@ -63,6 +63,12 @@ const envSchema = z
     DATA_DIR: z.string().default("./data"),
     /** A real PostgreSQL; when unset the embedded PGlite database under DATA_DIR is used. */
     DATABASE_URL: z.string().url().optional(),
+    /**
+     * The same database as the role that owns its tables and runs the migrations; DATABASE_URL
+     * is then the server's own role, which may not alter the audit trail (docs/operations.md,
+     * server/db/database-roles.ts). Unset: DATABASE_URL's role does both.
+     */
+    MIGRATION_DATABASE_URL: z.string().url().optional(),
     /** Signing secret for tokens; generated once and kept in DATA_DIR when unset. */
     JWT_SECRET: z.string().min(32, "JWT_SECRET must be at least 32 characters").optional(),
     TOKEN_TTL_S: z.coerce
@@ -129,6 +135,13 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
   .superRefine((env, context) => {
+    if (env.MIGRATION_DATABASE_URL !== undefined && env.DATABASE_URL === undefined) {
+      context.addIssue({
+        code: "custom",
+        path: ["MIGRATION_DATABASE_URL"],
+        message: "needs DATABASE_URL (the server's role on the same PostgreSQL database)",
+      });
+    }
     // Half an Agora account would quietly fall back to the built-in service: say so instead.
     if ((env.AGORA_APP_ID === undefined) !== (env.AGORA_APP_CERTIFICATE === undefined)) {
       context.addIssue({

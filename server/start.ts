@@ -6,7 +6,9 @@ import { setPasswordHashNice } from "./auth/password-threads.ts";
 import { eq } from "drizzle-orm";
 import { loadSigningSecret, createTokenSigner } from "./auth/tokens.ts";
 import { buildApp } from "./app.ts";
+import { recordAuditCheckpoint } from "./audit/audit-checkpoints.ts";
 import { openDatabase } from "./db/client.ts";
+import { grantServerRole, roleOfUrl } from "./db/database-roles.ts";
 import { users } from "./db/schema.ts";
 import {
   DEMO_ACCOUNTS,
@@ -30,18 +32,30 @@ export const FIRST_ADMINISTRATOR_HINT =
 
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   setPasswordHashNice(env.PASSWORD_HASH_NICE);
+  // Two roles (MIGRATION_DATABASE_URL): the owner migrates, seeds and grants the server's role
+  // its rights, then the server runs as that role (server/db/database-roles.ts).
+  const migrationUrl = database.kind === "postgres" ? env.MIGRATION_DATABASE_URL : undefined;
+  const owner = migrationUrl
+    ? await openDatabase({ kind: "postgres", url: migrationUrl, maxConnections: 2 })
+    : undefined;
   const handle = await openDatabase(database);
+  const migrator = owner ?? handle;
   const seed = seedChoice(env);
   // Under the start-up lock: of servers starting together on one empty database, one seeds and
   // the others find it seeded (or, unseeded, all find it without users).
-  const { seeded, withoutUsers } = await handle.startUp(async () => {
-    const empty = await isDatabaseEmpty(handle.db);
-    if (empty && seed === "demo") await seedDemo(handle.db);
-    return { seeded: empty && seed === "demo", withoutUsers: empty && seed === "none" };
-  });
+  const { seeded, withoutUsers } = await migrator
+    .startUp(async () => {
+      const empty = await isDatabaseEmpty(migrator.db);
+      if (empty && seed === "demo") await seedDemo(migrator.db);
+      if (owner && database.kind === "postgres") await grantServerRole(owner.db, roleOfUrl(database.url));
+      return { seeded: empty && seed === "demo", withoutUsers: empty && seed === "none" };
+    })
+    .finally(() => owner?.close());
   // Files kept on this server's disk before they moved into the database (migration 0013).
   const diskImport = await importFilesFromDisk(handle.db, env.DATA_DIR);
   await handle.startMaintenance();
+  // Each start checkpoints the audit chain's head: a tail cut since is found by audit verify.
+  await recordAuditCheckpoint(handle.db, "server start");
   const secret = await loadSigningSecret(env.JWT_SECRET, env.DATA_DIR);
   const app = await buildApp(
     {

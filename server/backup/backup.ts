@@ -33,6 +33,7 @@ import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import { sql, type SQL } from "drizzle-orm";
+import { recordAuditCheckpoint, type AuditHead } from "../audit/audit-checkpoints.ts";
 import type { BulkSession } from "../db/bulk-session.ts";
 import { executeRows, type Database, type DatabaseHandle, type Transaction } from "../db/client.ts";
 
@@ -148,7 +149,13 @@ function countLines(chunk: Uint8Array): number {
   return count;
 }
 
-export type BackupSummary = { tables: number; rows: number; counts: Record<string, number> };
+export type BackupSummary = {
+  tables: number;
+  rows: number;
+  counts: Record<string, number>;
+  /** The audit chain's head as checkpointed for this backup (also in the file's header). */
+  auditHead: AuditHead;
+};
 
 /** Writes the whole database to `file` (which must not exist yet; created readable by its owner only). */
 export async function writeBackup(handle: DatabaseHandle, file: string): Promise<BackupSummary> {
@@ -160,6 +167,9 @@ export async function writeBackup(handle: DatabaseHandle, file: string): Promise
     if (!output.write(data)) await once(output, "drain");
   };
   try {
+    // Checkpointed first, so the snapshot holds the checkpoint, and written into the header: a
+    // copy of the audit chain's head kept off the database (audit-checkpoints.ts).
+    const auditHead = await recordAuditCheckpoint(handle.db, "backup");
     const counts = await handle.bulkTransaction("snapshot", async (session) => {
       const query = session.rows;
       const names = await tableNames(query);
@@ -173,6 +183,7 @@ export async function writeBackup(handle: DatabaseHandle, file: string): Promise
           engine: handle.kind,
           migrations: await migrationLevel(query),
           tables,
+          audit_head: { last_id: auditHead.lastId, last_hash: auditHead.lastHash },
         })}\n`,
       );
       const tableCounts: Record<string, number> = {};
@@ -193,7 +204,7 @@ export async function writeBackup(handle: DatabaseHandle, file: string): Promise
     output.end();
     await written;
     const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
-    return { tables: Object.keys(counts).length, rows: total, counts };
+    return { tables: Object.keys(counts).length, rows: total, counts, auditHead };
   } catch (error) {
     output.destroy();
     await written.catch(() => {});

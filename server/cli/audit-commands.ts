@@ -1,10 +1,13 @@
 /**
  * `clinro audit verify` and `clinro audit export FILE` (see run-cli.ts for the rest).
  *
- *   verify   walks the hash chain: "audit chain intact: N rows" and exit 0, or the first broken
- *            link and exit 1
- *   export   writes the audit trail as CSV (RFC 4180) to FILE, which must not exist yet
+ *   verify   walks the hash chain and compares it with the checkpoints of its head
+ *            (audit-checkpoints.ts): "audit chain intact: N rows" and exit 0 (and a new
+ *            checkpoint), or the first broken link or the missing tail and exit 1
+ *   export   writes the audit trail as CSV (RFC 4180) to FILE, which must not exist yet, after
+ *            checkpointing its head, which it prints
  */
+import { findCutTail, recordAuditCheckpoint } from "../audit/audit-checkpoints.ts";
 import { exportAuditCsv, verifyAuditChain } from "../audit/audit-chain.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 
@@ -13,7 +16,8 @@ type Output = { out: (line: string) => void; err: (line: string) => void };
 export const AUDIT_USAGE = `  npm run clinro -- audit verify
   npm run clinro -- audit export FILE
 
-  audit verify   checks the audit trail's hash chain; exit 1 at the first broken link
+  audit verify   checks the audit trail's hash chain and that no checkpointed row is gone;
+                 exit 1 at the first broken link or a missing tail
   audit export   writes the audit trail as CSV to FILE (which must not exist yet)`;
 
 export class AuditUsageError extends Error {}
@@ -46,13 +50,24 @@ export async function runAuditCommand(
       output.err(`${report.rows} rows before it verify.`);
       return 1;
     }
+    const cut = await findCutTail(handle.db, report.rows);
+    if (cut) {
+      output.err(`audit chain broken: ${cut.reason}`);
+      output.err(`${report.rows} rows verify, but the trail once held more.`);
+      return 1;
+    }
+    await recordAuditCheckpoint(handle.db, "audit verify");
     output.out(`audit chain intact: ${report.rows} rows`);
     if (report.rows > 0) output.out(`last hash: ${report.lastHash}`);
     return 0;
   }
   try {
+    const head = await recordAuditCheckpoint(handle.db, "audit export");
     const rows = await exportAuditCsv(handle.db, command.file);
     output.out(`${rows} audit rows written to ${command.file}`);
+    output.out(
+      `audit head checkpointed: row ${head.lastId}, hash ${head.lastHash} (keep it apart from the file)`,
+    );
     return 0;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {

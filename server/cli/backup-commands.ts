@@ -38,6 +38,9 @@ export async function runBackupCommand(
       output.out(
         `Backed up ${summary.rows} rows of ${summary.tables} tables (${handle.kind}) to ${command.file}.`,
       );
+      output.out(
+        `Audit head checkpointed: row ${summary.auditHead.lastId}, hash ${summary.auditHead.lastHash}.`,
+      );
       return 0;
     }
     const summary = await restoreBackup(handle, command.file);

@@ -104,7 +104,11 @@ describeOnEachDatabase("clinro audit", (api) => {
     ]);
     const [{ total } = { total: 0 }] = await api.db.select({ total: count() }).from(auditLog);
     expect(rows).toHaveLength(total);
-    expect(result.out).toBe(`${total} audit rows written to ${file}`);
+    const lastRow = rows.at(-1)!;
+    expect(result.out).toBe(
+      `${total} audit rows written to ${file}\n` +
+        `audit head checkpointed: row ${lastRow[0]}, hash ${lastRow[10]} (keep it apart from the file)`,
+    );
     expect(rows.map((row) => Number(row[0]))).toEqual(rows.map((_, index) => index + 1));
     expect(rows.every((row) => row.length === 11)).toBe(true);
     const mine = rows.find((row) => row[3] === "test_event")!;

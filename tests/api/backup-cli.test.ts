@@ -112,8 +112,12 @@ describe("clinro backup and restore", () => {
     if (workDir) await rm(workDir, { recursive: true, force: true });
   });
 
-  const expectSameAsSource = async (db: Database) => {
-    expect(await tableRowCounts(db)).toEqual(sourceCounts);
+  /** `checkpoints`: the audit checkpoints that backups of a restored copy added to it. */
+  const expectSameAsSource = async (db: Database, checkpoints = 0) => {
+    expect(await tableRowCounts(db)).toEqual({
+      ...sourceCounts,
+      audit_checkpoints: sourceCounts.audit_checkpoints! + checkpoints,
+    });
     const chain = await verifyAuditChain(db);
     expect(chain.broken).toBeUndefined();
     expect(chain).toEqual(sourceChain);
@@ -132,16 +136,28 @@ describe("clinro backup and restore", () => {
     const said = await cli(["backup", backupFile], source);
     expect(said.err).toEqual([]);
     expect(said.code).toBe(0);
+    // The backup checkpointed the audit chain's head first: one row more, in the backup too.
+    const afterBackup = await tableRowCounts(source.db);
+    expect(afterBackup).toEqual({ ...sourceCounts, audit_checkpoints: sourceCounts.audit_checkpoints! + 1 });
+    sourceCounts = afterBackup;
     const total = Object.values(sourceCounts).reduce((sum, count) => sum + count, 0);
     expect(said.out[0]).toBe(
       `Backed up ${total} rows of ${Object.keys(sourceCounts).length} tables (pglite) to ${backupFile}.`,
+    );
+    expect(said.out[1]).toBe(
+      `Audit head checkpointed: row ${sourceChain.rows}, hash ${sourceChain.lastHash}.`,
     );
     expect((await stat(backupFile)).mode & 0o777).toBe(0o600);
     const lines = gunzipSync(await readFile(backupFile))
       .toString("utf8")
       .trimEnd()
       .split("\n");
-    expect(JSON.parse(lines[0]!)).toMatchObject({ format: "clinro-backup", version: 2, engine: "pglite" });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      format: "clinro-backup",
+      version: 2,
+      engine: "pglite",
+      audit_head: { last_id: sourceChain.rows, last_hash: sourceChain.lastHash },
+    });
     expect(JSON.parse(lines.at(-1)!)).toEqual({ end: sourceCounts });
     // Each table: its columns, then its rows in COPY text, a row a line, ended by "\.".
     const usersAt = lines.findIndex((line) => line.startsWith('{"table":"users"'));
@@ -300,7 +316,8 @@ describe("clinro backup and restore", () => {
         const back = await openDatabase({ kind: "pglite" });
         try {
           expect((await cli(["restore", fromPostgres], back)).code).toBe(0);
-          await expectSameAsSource(back.db);
+          // The backup of the PostgreSQL copy checkpointed its head there first.
+          await expectSameAsSource(back.db, 1);
         } finally {
           await back.close();
         }
