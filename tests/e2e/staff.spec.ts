@@ -58,6 +58,10 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
       .getByRole("group", { name: "Sites in MDD-301" })
       .getByText("Boston Clinical Research Center")
       .click();
+    // Exporting is given explicitly, study by study: unticked until the administrator ticks it.
+    const mayExport = page.getByRole("checkbox", { name: "May export the data of these sites" });
+    await expect(mayExport).not.toBeChecked();
+    await mayExport.check();
     await expectNoSeriousViolations(page);
     await screenshotAtSizes(page, "staff", "invite-user");
     await page.getByRole("button", { name: "Send invitation" }).click();
@@ -75,6 +79,7 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
     await row.getByRole("link", { name: "Carla Ruiz", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Access of Carla Ruiz" })).toBeVisible();
     await expect(page.getByLabel("Role in MDD-301")).toHaveValue("16");
+    await expect(page.getByRole("checkbox", { name: "May export the data of these sites" })).toBeChecked();
     await expect(page.getByRole("button", { name: "Resend invitation" })).toBeVisible();
     await expectNoSeriousViolations(page);
     await screenshotAtSizes(page, "staff", "user-access");

@@ -82,8 +82,9 @@ export function StaffImportPage() {
         <p>
           <Trans id="staff_import_intro">
             A CSV file with a header row and one row per user and study, with the columns email, name,
-            management_role (optional), study_id, role and site_ids. Check it first: nobody is invited until
-            you confirm, and a file with a bad row invites nobody.
+            management_role (optional), study_id, role, site_ids and may_export (optional: yes gives the right
+            to export the data of those sites). Check it first: nobody is invited until you confirm, and a
+            file with a bad row invites nobody.
           </Trans>
         </p>
         <div className="field">
