@@ -1,4 +1,5 @@
 import { useLingui as useLinguiRuntime } from "@lingui/react";
+import { plural } from "@lingui/core/macro";
 import { Trans, useLingui } from "@lingui/react/macro";
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
@@ -16,7 +17,13 @@ import { formatBytes } from "./format-item.ts";
 import { OutboxItemCard } from "./outbox-item-card.tsx";
 import { storageStatusQuery } from "../../outbox-ui/storage-status-query.ts";
 import { UnreadableRecordsPanel } from "./unreadable-records-panel.tsx";
-import { idsToRetry, isCoordinator, visibleOutboxGroups, type ReviewItem } from "./visible-items.ts";
+import {
+  hiddenWaitingOfOthers,
+  idsToRetry,
+  isCoordinator,
+  visibleOutboxGroups,
+  type ReviewItem,
+} from "./visible-items.ts";
 import { mayBeCleared, runsInstalled } from "../../outbox/persistent-storage.ts";
 import { KeepDataAdvice } from "../../outbox-ui/keep-data-advice.tsx";
 import { belongsToForm, summarizeUnsent, unsentList, unsentTotal } from "../../outbox-ui/unsent-summary.ts";
@@ -93,6 +100,8 @@ export function OutboxReviewPage() {
   const groups = viewer ? visibleOutboxGroups(outbox.data ?? [], viewer) : [];
   const visible = groups.flatMap((group) => group.items);
   const retryable = idsToRetry(groups);
+  // Another user's work on this shared device: said, never shown (visible-items.ts).
+  const othersWaiting = viewer ? hiddenWaitingOfOthers(outbox.data ?? [], viewer) : 0;
   // Counted as a coordinator counts: a form with its photos and signatures is one (issue 26, item 17).
   const waiting = summarizeUnsent(visible.filter((item) => item.state !== "failed"));
   const refused = summarizeUnsent(visible.filter((item) => item.state === "failed"));
@@ -245,9 +254,28 @@ export function OutboxReviewPage() {
           : ""}
       </p>
 
+      {othersWaiting > 0 ? (
+        <p className="outbox-page__others" role="status">
+          {t({
+            id: "outbox_others_waiting",
+            message: plural(othersWaiting, {
+              one: "# item made by another user on this device is still waiting to be sent. Only they can see it; it is sent with their own sign-in.",
+              other:
+                "# items made by other users on this device are still waiting to be sent. Only they can see them; each is sent with its own user's sign-in.",
+            }),
+          })}
+        </p>
+      ) : null}
+
       {outbox.isPending ? (
         <p className="empty-state">
           <Trans id="outbox_loading">Reading the queue…</Trans>
+        </p>
+      ) : groups.length === 0 && othersWaiting > 0 ? (
+        <p className="empty-state">
+          <Trans id="outbox_empty_own">
+            Nothing of yours is waiting to be sent: everything you made on this device has reached the server.
+          </Trans>
         </p>
       ) : groups.length === 0 ? (
         <p className="empty-state">

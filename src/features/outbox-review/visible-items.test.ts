@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { StudyPermission } from "../../../core/contracts/user.ts";
 import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
-import { canRetry, idsToRetry, isCoordinator, visibleOutboxGroups } from "./visible-items.ts";
+import {
+  canRetry,
+  hiddenWaitingOfOthers,
+  idsToRetry,
+  isCoordinator,
+  visibleOutboxGroups,
+} from "./visible-items.ts";
 
 const ME = 7;
 const COLLEAGUE = 8;
@@ -99,6 +105,23 @@ describe("which items a viewer sees", () => {
   ] as const)("%s can be exported and discarded: %s", (_case, userId, state, expected) => {
     const [row] = visibleOutboxGroups([item({ userId, state })], coordinator)[0]?.items ?? [];
     expect(row?.canExportAndDiscard).toBe(expected);
+  });
+});
+
+describe("other users' items the viewer is not shown", () => {
+  it("counts them for a viewer who sees only their own, a form with its file as one", () => {
+    const photo = item({ userId: COLLEAGUE, kind: "upload" });
+    const form = item({ userId: COLLEAGUE, kind: "submission", dependsOn: [photo.id] });
+    const items = [item(), photo, form, item({ userId: COLLEAGUE + 1 })];
+    expect(hiddenWaitingOfOthers(items, staff)).toBe(2);
+  });
+
+  it("counts none when only the viewer's own items wait", () => {
+    expect(hiddenWaitingOfOthers([item(), item()], staff)).toBe(0);
+  });
+
+  it("counts none for a coordinator, who is shown them", () => {
+    expect(hiddenWaitingOfOthers([item({ userId: COLLEAGUE })], coordinator)).toBe(0);
   });
 });
 

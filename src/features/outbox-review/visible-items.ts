@@ -9,6 +9,7 @@ import { ROLE_CODE } from "../../../core/contracts/roles.ts";
 import type { StudyPermission } from "../../../core/contracts/user.ts";
 import type { OutboxRequest } from "../../outbox/outbox-item.ts";
 import type { ObservedItem } from "../../outbox-ui/use-outbox.ts";
+import { summarizeUnsent, unsentTotal } from "../../outbox-ui/unsent-summary.ts";
 
 export const COORDINATOR_ROLE = ROLE_CODE.clinicalCoordinator;
 
@@ -70,6 +71,16 @@ export function visibleOutboxGroups(
       if (b.participantId === undefined) return -1;
       return a.participantId - b.participantId;
     });
+}
+
+/**
+ * How many of other users' items wait on this device that the viewer is not shown (a shared
+ * tablet): counted as the page counts (a form with its files is one), never listed, so that
+ * "nothing is waiting" is not said while someone else's work has not reached the server.
+ */
+export function hiddenWaitingOfOthers(items: readonly ObservedItem[], viewer: OutboxViewer): number {
+  if (isCoordinator(viewer.permissions)) return 0;
+  return unsentTotal(summarizeUnsent(items.filter((item) => item.userId !== viewer.userId)));
 }
 
 /**
