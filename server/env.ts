@@ -177,3 +177,12 @@ export function databaseOptionsFrom(env: ServerEnv): DatabaseOptions {
     ? { kind: "postgres", url: env.DATABASE_URL }
     : { kind: "pglite", dataDir: path.join(env.DATA_DIR, "pglite") };
 }
+
+/**
+ * What npm tells a process it starts: the script's name (npm_lifecycle_event: "clinro" under
+ * `npm run clinro`, "npx" under npx) and npm's log level ("silent" under --silent). The command
+ * line reads it to know whether npm printed its banner on standard output (cli/npm-banner.ts).
+ */
+export function npmLaunch(source: NodeJS.ProcessEnv = process.env) {
+  return { event: source.npm_lifecycle_event, loglevel: source.npm_config_loglevel };
+}

@@ -28,7 +28,7 @@ import { errorSummary } from "./http/error-summary.ts";
 
 /** What a server on an empty, unseeded database says: the one command that makes it usable. */
 export const FIRST_ADMINISTRATOR_HINT =
-  "No user yet. Create the first administrator with: npm run clinro -- admin create --email E --name N";
+  "No user yet. Create the first administrator with: npx clinro admin create --email E --name N";
 
 export async function startServer(env: ServerEnv, database = databaseOptionsFrom(env)) {
   setPasswordHashNice(env.PASSWORD_HASH_NICE);

@@ -16,7 +16,7 @@ import { ACCOUNT_TOKEN_TTL_S } from "../users/account-tokens.ts";
 import { mailFromEnv, type CliMail } from "./cli-mail.ts";
 import type { CliOutput } from "./run-cli.ts";
 
-export const ADMIN_USAGE = `  npm run clinro -- admin create --email E --name N
+export const ADMIN_USAGE = `  npx clinro admin create --email E --name N
 
   --email        the administrator's email: their username, where the activation link goes
   --name         their name as it appears in the portal and on what they sign

@@ -13,8 +13,8 @@ import type { DatabaseHandle } from "../db/client.ts";
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 
-export const AUDIT_USAGE = `  npm run clinro -- audit verify
-  npm run clinro -- audit export FILE
+export const AUDIT_USAGE = `  npx clinro audit verify
+  npx clinro audit export FILE
 
   audit verify   checks the audit trail's hash chain and that no checkpointed row is gone;
                  exit 1 at the first broken link or a missing tail

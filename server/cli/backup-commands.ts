@@ -6,8 +6,8 @@ import type { DatabaseHandle } from "../db/client.ts";
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 
-export const BACKUP_USAGE = `  npm run clinro -- backup FILE
-  npm run clinro -- restore FILE
+export const BACKUP_USAGE = `  npx clinro backup FILE
+  npx clinro restore FILE
 
   backup    writes the whole database, uploaded files included, to FILE (gzip'ed; must not
             exist yet; readable by its owner only). On PostgreSQL it may run while the servers
@@ -48,7 +48,7 @@ export async function runBackupCommand(
       `Restored ${summary.rows} rows of ${summary.tables} tables from ${command.file} ` +
         `(made ${summary.createdAt} on ${summary.engine}) into ${handle.kind}.`,
     );
-    output.out("Check it with: npm run clinro -- audit verify");
+    output.out("Check it with: npx clinro audit verify");
     return 0;
   } catch (error) {
     if (error instanceof BackupError) {

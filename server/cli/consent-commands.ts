@@ -14,7 +14,7 @@ import { reportImportFailure } from "./import-failure.ts";
 
 type Output = { out: (line: string) => void; err: (line: string) => void };
 
-export const CONSENT_USAGE = `  npm run clinro -- consent import FILE --study ID
+export const CONSENT_USAGE = `  npx clinro consent import FILE --study ID
 
   FILE           a consent definition (type CONSENT): a .json file, or a .zip holding one .json file
   --study        the study to publish it in

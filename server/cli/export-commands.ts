@@ -37,7 +37,7 @@ import {
 } from "../study-export/read-export-source.ts";
 import type { CliOutput } from "./run-cli.ts";
 
-export const EXPORT_USAGE = `  npm run clinro -- export --study ID --format csv|odm|fhir [--site ID]... [--instrument ID]...
+export const EXPORT_USAGE = `  npx clinro export --study ID --format csv|odm|fhir [--site ID]... [--instrument ID]...
                         [--from DATE] [--to DATE] [--layout bundle|ndjson] [--out FILE]
 
   --study        the study whose submissions and consents are exported

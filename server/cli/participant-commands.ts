@@ -14,7 +14,7 @@ import { sites } from "../db/schema.ts";
 import { importParticipantCsv } from "../participants/import-participants.ts";
 import type { CliOutput } from "./run-cli.ts";
 
-export const PARTICIPANT_USAGE = `  npm run clinro -- participant import FILE --study ID --site ID [--dry-run]
+export const PARTICIPANT_USAGE = `  npx clinro participant import FILE --study ID --site ID [--dry-run]
 
   FILE           a CSV with the columns subject_id, first_name, last_name, date_of_birth
                  (YYYY-MM-DD), gender (m, f, o or empty) and optionally email (docs/participant-import.md)

@@ -1,5 +1,5 @@
 /**
- * The `clinro` command (npm run clinro -- ...): administration tasks run against the same
+ * The `clinro` command (npx clinro ...): administration tasks run against the same
  * database as the server (DATABASE_URL, else PGlite under DATA_DIR), after the same migrations.
  *
  *   clinro instrument import FILE --study ID [--name NAME] [--slug SLUG] [--permissions 16,11]

@@ -14,8 +14,8 @@ import { formatIssue, StudyFileError } from "../study-file/file-issues.ts";
 import { readStudyFile } from "../study-file/read-study-file.ts";
 import type { CliOutput } from "./run-cli.ts";
 
-export const STUDY_USAGE = `  npm run clinro -- study apply FILE [--dry-run]
-  npm run clinro -- study export --study ID
+export const STUDY_USAGE = `  npx clinro study apply FILE [--dry-run]
+  npx clinro study export --study ID
 
   FILE           a study file (YAML or JSON; the format: docs/study-file.md): the study, its
                  sites, instruments with their schedules and consents

@@ -41,10 +41,10 @@ const ROLES_TEXT = STAFF_STUDY_ROLES.map((code) =>
   code === STAFF_STUDY_ROLE_NAMES[code] ? `"${code}"` : `${code} (${STAFF_STUDY_ROLE_NAMES[code]})`,
 ).join(", ");
 
-export const USER_USAGE = `  npm run clinro -- user invite --email E --name N --study ID --role R --sites 1011,1012 [--study ID --role R --sites ...] [--management-role M] [--export ID]...
-  npm run clinro -- user import FILE [--dry-run]
-  npm run clinro -- user resend --email E
-  npm run clinro -- user deactivate --email E | user reactivate --email E
+export const USER_USAGE = `  npx clinro user invite --email E --name N --study ID --role R --sites 1011,1012 [--study ID --role R --sites ...] [--management-role M] [--export ID]...
+  npx clinro user import FILE [--dry-run]
+  npx clinro user resend --email E
+  npx clinro user deactivate --email E | user reactivate --email E
 
   invite         makes the account and mails its activation link (valid ${STAFF_INVITATION_DAYS} days)
   --study, --role, --sites
@@ -161,7 +161,7 @@ function flagOf(path: string) {
 async function sendLinks(invited: InvitedUser[], mail: CliMail, output: CliOutput) {
   const failed = await mailInvitations(mail, invited, (user, error) =>
     output.err(
-      `The activation mail to ${user.username} was not sent (${error instanceof Error ? error.message : String(error)}): once the mail works, run: npm run clinro -- user resend --email ${user.username}`,
+      `The activation mail to ${user.username} was not sent (${error instanceof Error ? error.message : String(error)}): once the mail works, run: npx clinro user resend --email ${user.username}`,
     ),
   );
   for (const user of invited) {

@@ -11,7 +11,7 @@ import type { AccountMailDeps } from "../users/account-mail.ts";
 import { sendVisitInvitation } from "../visits/visit-invitations.ts";
 import { scheduleVisit } from "../visits/visit-records.ts";
 
-export const VISIT_USAGE = `  npm run clinro -- visit schedule --study ID --site ID --participant ID --at ISO --minutes N [--recorded] [--adhoc]
+export const VISIT_USAGE = `  npx clinro visit schedule --study ID --site ID --participant ID --at ISO --minutes N [--recorded] [--adhoc]
 
   --at           the start, an ISO date and time with its offset, e.g. 2026-12-01T15:30:00+01:00
   --minutes      how long it lasts (1 to ${VISIT_DURATION_MAX})

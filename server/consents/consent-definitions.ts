@@ -1,6 +1,6 @@
 /**
  * Consent definitions: the published versions of a consent (consent_versions, never changed once
- * stored) and their import (`npm run clinro -- consent import FILE --study ID`, and the demo).
+ * stored) and their import (`npx clinro consent import FILE --study ID`, and the demo).
  *
  * Import checks the file with the engine's parseSurveyDefinition, like instruments, plus the
  * consent rules: type CONSENT, a title, at least one consent_signature, a signer_role on each

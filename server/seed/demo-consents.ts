@@ -3,7 +3,7 @@
  * main informed consent (server/seed/consents/mdd301-main-consent.json: participant,
  * clinician and witness signatures, a consent decision, prompts, a Spanish summary) published
  * as version 1 and then version 2, and the optional genetic sub-study consent (version 1).
- * Definitions go through the same import as `npm run clinro -- consent import`.
+ * Definitions go through the same import as `npx clinro consent import`.
  *
  * Every participant's status is reached the way the portal reaches it: through real signings
  * (server/consents/consent-signings.ts, hashed and verifiable) by the coordinator and the

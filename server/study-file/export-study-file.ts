@@ -89,8 +89,8 @@ export async function exportStudy(db: Database, studyId: number): Promise<StudyE
 /** The study file's text: YAML with a header saying where it came from. */
 export function studyFileText(file: StudyFile): string {
   const header = [
-    `# Study ${file.study.id}, exported by \`npm run clinro -- study export --study ${file.study.id}\`.`,
-    "# The format: docs/study-file.md. Apply it with `npm run clinro -- study apply FILE`.",
+    `# Study ${file.study.id}, exported by \`npx clinro study export --study ${file.study.id}\`.`,
+    "# The format: docs/study-file.md. Apply it with `npx clinro study apply FILE`.",
   ].join("\n");
   return `${header}\n${stringify(file, { lineWidth: 0, aliasDuplicateObjects: false })}`;
 }

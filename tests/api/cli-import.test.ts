@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { definitionResponse } from "../../core/contracts/instrument-schemas.ts";
 import { runCli } from "../../server/cli/run-cli.ts";
 import { openDatabase, type DatabaseOptions } from "../../server/db/client.ts";
-import { instrumentDefinitions, instruments, studies } from "../../server/db/schema.ts";
+import { instrumentDefinitions, instruments, sites, studies } from "../../server/db/schema.ts";
 import { databaseTargets, describeOnEachDatabase } from "../support/api-harness.ts";
 import { createThrowawayDatabase } from "../support/throwaway-postgres.ts";
 
@@ -244,18 +244,91 @@ describeOnEachDatabase("clinro instrument import", (api) => {
  * DATABASE_URL), migrated by the command itself.
  */
 describe("npm run clinro, as a process", () => {
-  const cli = (args: string[], env: Record<string, string>) =>
+  const spawnIn = (command: string, args: string[], env: Record<string, string | undefined>) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(
-        process.execPath,
-        ["--import", "tsx", "server/cli/main.ts", ...args],
-        { cwd: root, env: { ...process.env, DATABASE_URL: "", DATA_DIR: "", ...env }, timeout: 60_000 },
+        command,
+        args,
+        {
+          cwd: root,
+          // Whatever started the tests (npm run, npx) is not what starts the command here.
+          env: { ...process.env, npm_lifecycle_event: undefined, DATABASE_URL: "", DATA_DIR: "", ...env },
+          timeout: 60_000,
+        },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === "number" ? error.code : -1) : 0;
           resolve({ code, stdout, stderr });
         },
       );
     });
+  const cli = (args: string[], env: Record<string, string>) =>
+    spawnIn(process.execPath, ["--import", "tsx", "server/cli/main.ts", ...args], env);
+
+  /** An empty database of the target, migrated, with one study; and the command's environment. */
+  async function emptyDatabase(target: (typeof databaseTargets)[number]) {
+    let options: DatabaseOptions;
+    let env: Record<string, string>;
+    let drop = async () => {};
+    if (target.kind === "postgres") {
+      const created = await createThrowawayDatabase(process.env.TEST_DATABASE_URL!);
+      drop = created.drop;
+      options = { kind: "postgres", url: created.url };
+      env = { DATABASE_URL: created.url };
+    } else {
+      const dataDir = await mkdtemp(path.join(tmpdir(), "clinro-cli-data-"));
+      drop = () => rm(dataDir, { recursive: true, force: true });
+      options = { kind: "pglite", dataDir: path.join(dataDir, "pglite") };
+      env = { DATA_DIR: dataDir };
+    }
+    const setup = await openDatabase(options);
+    await setup.migrate();
+    await setup.db.insert(studies).values({ id: 7, name: "CLI study" });
+    await setup.db.insert(sites).values({ id: 71, studyId: 7, label: "Riverside", treeLevel: 1 });
+    await setup.close();
+    return { env, drop };
+  }
+
+  for (const target of databaseTargets) {
+    it.skipIf(!target.available)(
+      `npx clinro study export writes the study file alone, which study apply takes back; under npm run's banner it refuses (${target.title})`,
+      async () => {
+        const { env, drop } = await emptyDatabase(target);
+        try {
+          const exported = await spawnIn("npx", ["clinro", "study", "export", "--study", "7"], env);
+          expect(exported.stderr).toBe("");
+          expect(exported.code).toBe(0);
+          expect(exported.stdout).toMatch(
+            /^# Study 7, exported by `npx clinro study export --study 7`\.\n.*\nformat: 1\nstudy:\n {2}id: 7\n {2}name: CLI study\n/,
+          );
+          const file = path.join(workDir, `study-7-${target.kind}.yaml`);
+          await writeFile(file, exported.stdout);
+          const applied = await spawnIn("npx", ["clinro", "study", "apply", file], env);
+          expect(applied.stderr).toBe("");
+          expect(applied.stdout).toMatch(/Study 7 already matches .*: no changes\n$/);
+
+          const underNpm = await spawnIn(
+            "npm",
+            ["run", "clinro", "--", "study", "export", "--study", "7"],
+            env,
+          );
+          expect(underNpm.code).toBe(2);
+          // What npm wrote, and nothing of the study: no file that looks whole.
+          expect(underNpm.stdout).not.toContain("study:");
+          expect(underNpm.stderr).toContain("Run it as: npx clinro study export --study 7");
+          const silent = await spawnIn(
+            "npm",
+            ["run", "--silent", "clinro", "--", "study", "export", "--study", "7"],
+            env,
+          );
+          expect(silent.code).toBe(0);
+          expect(silent.stdout).toBe(exported.stdout);
+        } finally {
+          await drop();
+        }
+      },
+      180_000,
+    );
+  }
 
   for (const target of databaseTargets) {
     it.skipIf(!target.available)(

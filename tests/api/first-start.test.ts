@@ -186,7 +186,7 @@ describe.skipIf(!adminUrl)(
         expect(logged(server, FIRST_ADMINISTRATOR_HINT)).toHaveLength(1);
         expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       }
-      expect(FIRST_ADMINISTRATOR_HINT).toContain("npm run clinro -- admin create --email E --name N");
+      expect(FIRST_ADMINISTRATOR_HINT).toContain("npx clinro admin create --email E --name N");
       const handle = await openDatabase({ kind: "postgres", url: database.url, maxConnections: 1 });
       try {
         expect(await handle.db.select({ id: users.id }).from(users)).toEqual([]);

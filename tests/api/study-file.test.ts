@@ -228,7 +228,7 @@ describeOnEachDatabase("clinro study apply and export", (api) => {
     ]) {
       const result = await run(args);
       expect(result.code, args.join(" ")).toBe(2);
-      expect(result.err).toContain("npm run clinro -- study apply FILE [--dry-run]");
+      expect(result.err).toContain("npx clinro study apply FILE [--dry-run]");
     }
     const missing = await run(["study", "export", "--study", "9999"]);
     expect(missing.code).toBe(1);
