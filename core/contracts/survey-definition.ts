@@ -55,6 +55,9 @@ export const MULTIPLE_FIELD_TYPES = ["text", "integer", "decimal"] as const;
 /** The end of the flow: the id the flow reaches after the last question (spec 02 section 4). */
 export const SUBMIT_ID = "submit-id";
 
+/** The most decimals a decimal answer keeps (the `decimals` attribute; 1 when it is absent). */
+export const MAX_DECIMALS = 10;
+
 /** Text answers hold at most 140 characters (spec 02 sections 5 and 9). */
 export const TEXT_MAX_CHARACTERS = 140;
 /** Image capture holds at most 3 photos (spec 02 sections 5 and 9). */
@@ -93,6 +96,11 @@ export const questionAttributes = z.looseObject({
   consent_decision: z.optional(z.boolean()),
   /** Inclusive bounds of integer, decimal and numeric rating scale answers. */
   min: z.optional(z.number()),
+  /**
+   * Decimal answers: how many decimals are kept, 1 (spec 02 §5's step 0.1) unless a source
+   * says more, e.g. a REDCap number_2dp field or a plain number field (MAX_DECIMALS).
+   */
+  decimals: z.optional(z.number().check(z.int(), z.gte(1), z.lte(MAX_DECIMALS))),
   max: z.optional(z.number()),
   /** The labels at the two ends of a numeric rating scale. */
   min_label: z.optional(z.string()),

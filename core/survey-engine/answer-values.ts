@@ -6,7 +6,7 @@
  *
  * Dates are stored as midnight Z, datetimes as an ISO string with seconds zero (local time to
  * UTC), times as an ISO timestamp with the local offset; integers are rounded to a whole number
- * and decimals to one decimal (step 0.1).
+ * and decimals to their question's decimals (one, step 0.1, unless `decimals` says more).
  */
 import type { AnswerEntry } from "../contracts/survey-answers.ts";
 import type { Choice, Question, QuestionAttributes, SubQuestion } from "../contracts/survey-definition.ts";
@@ -149,13 +149,18 @@ export function integerAnswerValue(text: string): number | null {
   return Math.round(value) + 0;
 }
 
-/** A decimal field's text rounded to one decimal (step 0.1); null when not a number. */
-export function decimalAnswerValue(text: string): number | null {
+/**
+ * A decimal field's text rounded to its decimals (one unless the question's `decimals` says
+ * more: step 0.1, 0.01...); null when not a number.
+ */
+export function decimalAnswerValue(text: string, decimals = 1): number | null {
   const value = parseNumber(text);
   if (value === null) return null;
   // Rounding in decimal notation: 0.15 * 10 is 1.4999999999999998 in binary.
-  const shifted = String(value).includes("e") ? Math.round(value * 10) : Math.round(Number(`${value}e1`));
-  return shifted / 10 + 0;
+  const shifted = String(value).includes("e")
+    ? Math.round(value * 10 ** decimals)
+    : Math.round(Number(`${value}e${decimals}`));
+  return Number(`${shifted}e-${decimals}`) + 0;
 }
 
 export type RangeProblem = "below_min" | "above_max";
@@ -253,15 +258,15 @@ export type NumberFieldReading =
 
 /**
  * What a number field's text answers: the number rounded for its kind (integer: whole,
- * decimal: one decimal) when it lies within min and max, else why there is none.
+ * decimal: its decimals, one by default) when it lies within min and max, else why there is none.
  */
 export function readNumberField(
   kind: NumberKind,
   text: string,
-  attributes: Pick<QuestionAttributes, "min" | "max">,
+  attributes: Pick<QuestionAttributes, "min" | "max" | "decimals">,
 ): NumberFieldReading {
   if (text.trim() === "") return { value: null, problem: "empty" };
-  const value = kind === "integer" ? integerAnswerValue(text) : decimalAnswerValue(text);
+  const value = kind === "integer" ? integerAnswerValue(text) : decimalAnswerValue(text, attributes.decimals);
   if (value === null) return { value: null, problem: "not_a_number" };
   const problem = numberRangeProblem(value, attributes);
   return problem ? { value: null, problem } : { value, problem: null };

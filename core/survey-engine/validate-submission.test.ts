@@ -529,3 +529,27 @@ describe("a bad submission is refused, naming the question and what is wrong", (
     );
   });
 });
+
+describe("a decimal question keeps the decimals its attribute says", () => {
+  const weight = q("weight");
+  const twoDecimals = {
+    ...definition,
+    questions: {
+      ...definition.questions,
+      weight: { ...weight, attributes: { ...weight.attributes, decimals: 2 } },
+    },
+  };
+  const problemsWith = (value: number) => {
+    const payload = goodPayload();
+    answer(payload, "weight", [valueEntry(value)]);
+    const checked = validateSubmission(twoDecimals, payload, PHOTO_CONTEXT);
+    return checked.ok ? [] : checked.problems.map(formatSubmissionProblem);
+  };
+
+  it("takes 70.25 when decimals is 2, and refuses 70.255 saying how many it keeps", () => {
+    expect(problemsWith(70.25)).toEqual([]);
+    expect(problemsWith(70.255)).toEqual([
+      expect.stringMatching(/^Question "weight", .*: 70\.255 has more than 2 decimals$/),
+    ]);
+  });
+});

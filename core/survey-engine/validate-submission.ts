@@ -212,7 +212,10 @@ function numberProblem(
 ): string | undefined {
   if (typeof value !== "number" || !Number.isFinite(value)) return `${describe(value)} is not a number`;
   if (kind !== "decimal" && !Number.isInteger(value)) return `${value} is not a whole number`;
-  if (kind === "decimal" && Number(value.toFixed(1)) !== value) return `${value} has more than one decimal`;
+  const decimals = attributes.decimals ?? 1;
+  if (kind === "decimal" && Number(value.toFixed(decimals)) !== value) {
+    return `${value} has more than ${decimals === 1 ? "one decimal" : `${decimals} decimals`}`;
+  }
   return kind === "numeric_rating_scale"
     ? boundsProblem(value, attributes, RATING_SCALE_DEFAULT_MIN, RATING_SCALE_DEFAULT_MAX)
     : boundsProblem(value, attributes);

@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { strToU8, zipSync } from "fflate";
 import { expect, it } from "vitest";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
-import { studies } from "../../server/db/schema.ts";
+import { eq } from "drizzle-orm";
+import { instrumentSubmissions, studies } from "../../server/db/schema.ts";
 import { INSTRUMENT_READERS } from "../../server/instrument-import/instrument-readers.ts";
 import { describeOnEachDatabase } from "../support/api-harness.ts";
 import {
@@ -221,6 +222,34 @@ describeOnEachDatabase("clinro instrument import --from", (api) => {
       expect.objectContaining({ id: "phq9_total", final_value: 12 }),
       expect.objectContaining({ id: "phq9_severity", final_value: 2 }),
     ]);
+  });
+
+  it("takes a REDCap number_2dp answer of 2.25 as 2.25, and a plain number's as typed", async () => {
+    const file = path.join(thirdParty, "redcapr/validation-types-1-dictionary.csv");
+    expect((await redcapImport(file, 101, ["--slug", "validation-types"])).code).toBe(0);
+    const instrument = await importedInstrument(api, 101, "validation-types");
+    const definition = await servedDefinition(
+      api,
+      await api.signIn("staff3@demo.test"),
+      instrument.id,
+      "validation-types",
+    );
+    const participantId = await newParticipant(api, { fname: "Decimal", lname: "Places" });
+    const receipt = await postSubmissionAsDemoCoordinator(api, {
+      participantId,
+      instrumentId: instrument.id,
+      form: definition,
+      answers: {
+        v_number_2dp: [{ label: "2.25", value: 2.25 }],
+        v_number: [{ label: "2.123456", value: 2.123456 }],
+      },
+    });
+    const [stored] = await api.db
+      .select({ payload: instrumentSubmissions.payload })
+      .from(instrumentSubmissions)
+      .where(eq(instrumentSubmissions.id, receipt.id));
+    expect(JSON.stringify(stored!.payload)).toContain('"value":2.25');
+    expect(JSON.stringify(stored!.payload)).toContain('"value":2.123456');
   });
 
   it("refuses a file its reader cannot read with exit code 1 and the reason, storing nothing", async () => {

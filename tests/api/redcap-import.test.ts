@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 import { strToU8, zipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answers.ts";
-import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { MAX_DECIMALS, type SurveyDefinition } from "../../core/contracts/survey-definition.ts";
+import { readNumberField } from "../../core/survey-engine/answer-values.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import { scoreSurvey } from "../../core/survey-engine/scores.ts";
 import { isShown } from "../../core/survey-engine/show-if.ts";
@@ -327,7 +328,7 @@ describe("REDCap field types", () => {
       flagged: "text",
     });
     expect(definition.questions.age!.attributes).toEqual({ required: true, min: 18, max: 99 });
-    expect(definition.questions.weight!.attributes).toMatchObject({ min: 30, max: 250 });
+    expect(definition.questions.weight!.attributes).toMatchObject({ min: 30, max: 250, decimals: 2 });
     expect(definition.questions.comment!.comments).toBe("In your own words");
     // Codes that are not numbers are choice ids without a score.
     expect(definition.questions.site!.choices).toEqual({ a: { label: "Site A" }, b: { label: "Site B" } });
@@ -348,7 +349,7 @@ describe("REDCap field types", () => {
 
     expect(problemsOf(report, "visit_date")).toEqual([expect.stringContaining("date bounds")]);
     expect(problemsOf(report, "seen_at")).toEqual([expect.stringContaining("seconds")]);
-    expect(problemsOf(report, "weight")).toEqual([expect.stringContaining("one decimal")]);
+    expect(problemsOf(report, "weight")).toEqual([]);
     expect(problemsOf(report, "email")).toEqual([expect.stringContaining('"email" is not checked')]);
     expect(problemsOf(report, "comment")).toEqual([expect.stringContaining("140 characters")]);
     expect(problemsOf(report, "pain")).toEqual([expect.stringContaining('middle label "Some"')]);
@@ -362,6 +363,28 @@ describe("REDCap field types", () => {
       expect.stringContaining('annotation "@HIDDEN"'),
     ]);
     expect(problemsOf(report, "record_id")).toHaveLength(1);
+  });
+
+  it("keeps the precision of REDCap number fields: REDCapR's validation types, 2.25 stays 2.25", () => {
+    const bytes = new Uint8Array(
+      readFileSync(path.join(thirdParty, "redcapr/validation-types-1-dictionary.csv")),
+    );
+    const { definition, report } = readRedcapInstrument(bytes, "validation-types-1-dictionary.csv");
+    const decimalsOf = (id: string) => definition.questions[id]!.attributes.decimals;
+    expect(definition.questions.v_number!.type).toBe("decimal");
+    expect(decimalsOf("v_number")).toBe(MAX_DECIMALS);
+    expect(decimalsOf("v_number_1dp")).toBeUndefined();
+    expect(decimalsOf("v_number_2dp")).toBe(2);
+    expect(decimalsOf("v_number_3dp")).toBe(3);
+    expect(decimalsOf("v_number_4dp")).toBe(4);
+    expect(decimalsOf("v_number_2dp_comma_decimal")).toBe(2);
+    expect(report.filter((entry) => entry.source.startsWith("v_number"))).toEqual([]);
+    const answer = (id: string, text: string) =>
+      readNumberField("decimal", text, definition.questions[id]!.attributes).value;
+    expect(answer("v_number", "2.25")).toBe(2.25);
+    expect(answer("v_number_2dp", "2.25")).toBe(2.25);
+    expect(answer("v_number_2dp", "2.255")).toBe(2.26);
+    expect(answer("v_number_1dp", "2.25")).toBe(2.3);
   });
 
   it("reports a field of an unknown type or with unreadable choices, and imports the rest", () => {

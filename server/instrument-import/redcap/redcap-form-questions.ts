@@ -4,7 +4,7 @@
  * their choices as one matrix question, section headers as introductions, and calc fields set
  * aside to become scores. What a field says that its question does not carry is reported.
  */
-import type { Choice, Question } from "../../../core/contracts/survey-definition.ts";
+import { MAX_DECIMALS, type Choice, type Question } from "../../../core/contracts/survey-definition.ts";
 import type { ImportReportEntry } from "../imported-instrument.ts";
 import type { DictionaryField } from "./redcap-dictionary.ts";
 import type { ValueKind } from "./redcap-field-refs.ts";
@@ -186,13 +186,21 @@ export class FormReader {
       );
     }
     if (/^number(_\d+dp)?(_comma_decimal)?$/.test(validation)) {
+      // number_2dp keeps two decimals; a plain number field keeps what is typed, up to the
+      // most a decimal answer holds. 2.25 stays 2.25.
       const places = /_(\d+)dp/.exec(validation)?.[1];
-      if (places !== undefined && Number(places) > 1) {
-        this.note(field.name, `${validation}: the portal keeps one decimal, not ${places}`);
+      const decimals =
+        places === undefined ? MAX_DECIMALS : Math.min(Math.max(Number(places), 1), MAX_DECIMALS);
+      if (places !== undefined && Number(places) > MAX_DECIMALS) {
+        this.note(field.name, `${validation}: the portal keeps ${MAX_DECIMALS} decimals, not ${places}`);
       }
       return ownQuestion(
         field,
-        { ...base, type: "decimal", attributes: { ...base.attributes, ...this.bounds(field) } },
+        {
+          ...base,
+          type: "decimal",
+          attributes: { ...base.attributes, ...this.bounds(field), ...(decimals > 1 ? { decimals } : {}) },
+        },
         "number",
       );
     }

@@ -8,7 +8,7 @@ type NumberFieldProps = {
   kind: NumberKind;
   text: string;
   onTextChange: (text: string) => void;
-  attributes: Pick<QuestionAttributes, "min" | "max" | "unit" | "inputWidth" | "required">;
+  attributes: Pick<QuestionAttributes, "min" | "max" | "unit" | "inputWidth" | "required" | "decimals">;
   /** The input's id, for a <label htmlFor>. */
   id?: string | undefined;
   /** The id of the element naming the field when no <label> does. */
@@ -18,7 +18,8 @@ type NumberFieldProps = {
 };
 
 /**
- * A number input: integers step 1, decimals step 0.1, within min and max, with the unit after it.
+ * A number input: integers step 1, decimals step 0.1 (or 0.01... as `decimals` says), within min
+ * and max, with the unit after it.
  * On leaving the field its text becomes the number stored (rounded). A number out of bounds
  * stores nothing and says why, politely, next to the field.
  */
@@ -67,7 +68,7 @@ export function NumberField({
           style={inputWidth !== undefined ? { width: `calc(${inputWidth}ch + 56px)` } : undefined}
           type="number"
           inputMode={kind === "integer" ? "numeric" : "decimal"}
-          step={kind === "integer" ? 1 : 0.1}
+          step={kind === "integer" ? 1 : Number(`1e-${attributes.decimals ?? 1}`)}
           min={min}
           max={max}
           value={text}
