@@ -34,6 +34,7 @@ import { USER_USAGE, runUserCommand } from "./user-commands.ts";
 import { PARTICIPANT_USAGE, runParticipantCommand } from "./participant-commands.ts";
 import { ADMIN_USAGE, runAdminCommand } from "./admin-commands.ts";
 import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import { migrateForServerRole } from "../db/database-roles.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { databaseOptionsFrom, readEnv } from "../env.ts";
 import {
@@ -313,7 +314,14 @@ async function runBackup(argv: string[], output: CliOutput, options: CliOptions)
 }
 
 async function openMigrated() {
-  const handle = await openDatabase(databaseOptionsFrom(readEnv()));
+  const env = readEnv();
+  const options = databaseOptionsFrom(env);
+  // Two roles (docs/operations.md): the owner migrates, the command runs as the server's role.
+  if (options.kind === "postgres" && env.MIGRATION_DATABASE_URL) {
+    await migrateForServerRole(env.MIGRATION_DATABASE_URL, options.url);
+    return openDatabase(options);
+  }
+  const handle = await openDatabase(options);
   try {
     await handle.migrate();
   } catch (error) {

@@ -7,7 +7,7 @@
  * through clinro_audit_checkpoint(), a SECURITY DEFINER function, only).
  */
 import { sql } from "drizzle-orm";
-import { executeRows, type Database } from "./client.ts";
+import { executeRows, openDatabase, type Database } from "./client.ts";
 
 /** The role a postgres:// URL signs in as (the URL's user name). */
 export function roleOfUrl(url: string): string {
@@ -49,4 +49,19 @@ export async function grantServerRole(owner: Database, serverRole: string) {
 async function currentSchema(db: Database) {
   const [row] = await executeRows<{ name: string }>(db, sql`select current_schema() as name`);
   return row!.name;
+}
+
+/**
+ * For the `clinro` command with two roles: migrates as the owner and grants the server's role,
+ * under the start-up lock, as a server start does; the command then runs as the server's role,
+ * which may not create the migrations' own table.
+ */
+export async function migrateForServerRole(ownerUrl: string, serverUrl: string) {
+  // Two: startUp holds one for its lock while the migrations run on the other.
+  const owner = await openDatabase({ kind: "postgres", url: ownerUrl, maxConnections: 2 });
+  try {
+    await owner.startUp(() => grantServerRole(owner.db, roleOfUrl(serverUrl)));
+  } finally {
+    await owner.close();
+  }
 }

@@ -124,6 +124,33 @@ describe("two database roles: the migrations' owner and the server's role (priva
     expect(made).toEqual({ last_id: head!.id, last_hash: head!.hash });
   });
 
+  it("runs clinro as the server's role from the environment, the owner migrating first", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { DATABASE_URL: url(SERVER_ROLE), MIGRATION_DATABASE_URL: url(OWNER) });
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runCli(["audit", "verify"], {
+        out: (line) => out.push(line),
+        err: (line) => err.push(line),
+      });
+      expect(err).toEqual([]);
+      expect(code).toBe(0);
+      expect(out[0]).toMatch(/^audit chain intact: \d+ rows$/);
+    } finally {
+      process.env = saved;
+    }
+    // Without the owner's URL, the server's role cannot run the migrator (it owns nothing).
+    const saved2 = { ...process.env };
+    process.env.DATABASE_URL = url(SERVER_ROLE);
+    delete process.env.MIGRATION_DATABASE_URL;
+    try {
+      await expect(runCli(["audit", "verify"], { out: () => {}, err: () => {} })).rejects.toThrow();
+    } finally {
+      process.env = saved2;
+    }
+  });
+
   it("names a tail the owner cut, in audit verify run as the server's role", async () => {
     const intact = await clinro(["audit", "verify"]);
     expect(intact.code).toBe(0);
