@@ -229,7 +229,9 @@ async function runAll(only: string[]) {
     rows.push(...results);
     failed = results.some((row) => row.outcome === "failed");
   }
-  if (!postgresAvailable) console.log("\nAPI on PostgreSQL: skipped, TEST_DATABASE_URL is not set.");
+  if (!postgresAvailable && only.length === 0) {
+    console.log("\nAPI on PostgreSQL: skipped, TEST_DATABASE_URL is not set.");
+  }
   if (timesFile) {
     for (const row of rows)
       appendFileSync(timesFile, `${row.name}\t${row.seconds}\t${row.outcome}\t${row.tests}\n`);
