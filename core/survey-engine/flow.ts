@@ -9,7 +9,7 @@
 import type { AnswerEntry, AnswerRecord } from "../contracts/survey-answers.ts";
 import { holdsAnswer, isAnswered, makeRecord, mustBeAnswered, type AnswerLookup } from "./answer-state.ts";
 import { SUBMIT_ID, type Question, type SurveyDefinition } from "../contracts/survey-definition.ts";
-import { isShown } from "./show-if.ts";
+import { visibilityOf, type Visibility } from "./show-if.ts";
 
 export type Step = {
   /** The question id, or the sibling id of a group. */
@@ -78,17 +78,65 @@ export function lookupOf(records: readonly AnswerRecord[]): AnswerLookup {
   return lookup;
 }
 
-/** The questions of a step whose show-if logic holds. */
+type ScreenAnswers = Readonly<Record<string, readonly AnswerEntry[]>>;
+
+const recordVisibilities = new WeakMap<
+  readonly AnswerRecord[],
+  { definition: SurveyDefinition; visibility: Visibility }
+>();
+
+/** What the confirmed records show; cached per records list, which the flow never mutates. */
+function visibilityOfRecords(definition: SurveyDefinition, records: readonly AnswerRecord[]): Visibility {
+  const cached = recordVisibilities.get(records);
+  if (cached?.definition === definition) return cached.visibility;
+  const visibility = visibilityOf(definition, lookupOf(records));
+  recordVisibilities.set(records, { definition, visibility });
+  return visibility;
+}
+
+/** A record only stands in for an answer being edited: its time is never kept. */
+const EDITING = new Date(0);
+
+/**
+ * The records with the answers on a step's screen in place of its questions' records: what the
+ * screen shows while the clinician answers, before Next confirms anything.
+ */
+function screenLookup(
+  definition: SurveyDefinition,
+  step: Step,
+  records: readonly AnswerRecord[],
+  answers: ScreenAnswers,
+): AnswerLookup {
+  const confirmed = lookupOf(records);
+  const editing = new Map<string, AnswerRecord>();
+  for (const questionId of step.questionIds) {
+    const question = definition.questions[questionId];
+    const entries = answers[questionId];
+    if (question && entries) editing.set(questionId, makeRecord(question, entries, EDITING));
+  }
+  return (questionId) => editing.get(questionId) ?? confirmed(questionId);
+}
+
+/**
+ * The questions of a step whose show-if logic holds. With the answers on its screen, visibility
+ * follows them as they change (spec 02 §4): a sibling's answer shows or hides the siblings
+ * after it at once, not only when the step is next reached. Without them, the confirmed records
+ * decide.
+ */
 export function visibleQuestions(
   definition: SurveyDefinition,
   step: Step,
   records: readonly AnswerRecord[],
+  answers?: ScreenAnswers,
 ): Question[] {
-  const lookup = lookupOf(records);
+  const { shown } =
+    answers === undefined
+      ? visibilityOfRecords(definition, records)
+      : visibilityOf(definition, screenLookup(definition, step, records, answers));
   const visible: Question[] = [];
   for (const questionId of step.questionIds) {
     const question = definition.questions[questionId];
-    if (question && isShown(question, lookup, definition)) visible.push(question);
+    if (question && shown.has(questionId)) visible.push(question);
   }
   return visible;
 }
@@ -103,10 +151,11 @@ export function nextStepId(
   afterStepId: string | null,
 ): string {
   const { steps, positionOf } = indexOf(definition);
+  const { shown } = visibilityOfRecords(definition, records);
   const start = afterStepId === null ? 0 : (positionOf.get(afterStepId) ?? steps.length) + 1;
   for (let position = start; position < steps.length; position++) {
     const step = steps[position]!;
-    if (visibleQuestions(definition, step, records).length > 0) return step.id;
+    if (step.questionIds.some((questionId) => shown.has(questionId))) return step.id;
   }
   return SUBMIT_ID;
 }
@@ -134,7 +183,7 @@ export function missingAnswers(
   records: readonly AnswerRecord[],
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ): Question[] {
-  return visibleQuestions(definition, step, records).filter(
+  return visibleQuestions(definition, step, records, answers).filter(
     (question) => mustBeAnswered(question) && !isAnswered(question, answers[question.id] ?? []),
   );
 }
@@ -163,7 +212,7 @@ export function movesOnAfterSelection(
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ) {
   if (step.siblingId === undefined) return canAdvance(definition, step, records, answers);
-  return visibleQuestions(definition, step, records).every(
+  return visibleQuestions(definition, step, records, answers).every(
     (question) => !holdsAnswer(question) || isAnswered(question, answers[question.id] ?? []),
   );
 }
@@ -178,7 +227,7 @@ export function footerAction(
   records: readonly AnswerRecord[],
   answers: Readonly<Record<string, readonly AnswerEntry[]>>,
 ): "next" | "skip" {
-  const questions = visibleQuestions(definition, step, records);
+  const questions = visibleQuestions(definition, step, records, answers);
   if (questions.some(mustBeAnswered)) return "next";
   const unanswered = questions.some(
     (question) => holdsAnswer(question) && !isAnswered(question, answers[question.id] ?? []),
@@ -187,9 +236,10 @@ export function footerAction(
 }
 
 /**
- * Completes the current step with the clinician's answers and moves on. Each visible question's
- * record replaces the one with the same id or is appended. When the answer of a required
- * question changed, the records of every later question are dropped: the later path may differ.
+ * Completes the current step with the clinician's answers and moves on. Each question the
+ * answers show gets a record that replaces the one with the same id or is appended; one they hide
+ * loses its record. When the answer of a required question changed (or went with its question),
+ * the records of every later question are dropped: the later path may differ.
  */
 export function completeStep(
   definition: SurveyDefinition,
@@ -200,10 +250,13 @@ export function completeStep(
   const stepId = currentStepId(state);
   const step = stepById(definition, stepId);
   if (!step) return state;
-  const questions = visibleQuestions(definition, step, state.records);
+  const questions = visibleQuestions(definition, step, state.records, answers);
   const lookup = lookupOf(state.records);
-  let records = [...state.records];
-  let requiredAnswerChanged = false;
+  // A question of the step its answers now hide keeps no record: the runner asked before erasing
+  // the answer it held (survey-session.ts), and it is never submitted.
+  const hidden = new Set(step.questionIds.filter((id) => !questions.some((question) => question.id === id)));
+  let records = state.records.filter((record) => !hidden.has(record.id));
+  let requiredAnswerChanged = state.records.some((record) => hidden.has(record.id) && record.required);
   for (const question of questions) {
     const record = makeRecord(question, [...(answers[question.id] ?? [])], now);
     const previous = lookup(question.id);
@@ -239,16 +292,17 @@ export function goBack(state: FlowState): FlowState {
 /**
  * The records to submit: those of the questions on the path actually taken and still shown by
  * their logic, in the order they were shown. Answers left behind by a changed branch are not
- * sent.
+ * sent, nor do they count for the logic of the questions after them (show-if.ts visibilityOf),
+ * as on the server.
  */
 export function recordsToSubmit(definition: SurveyDefinition, state: FlowState): AnswerRecord[] {
-  const lookup = lookupOf(state.records);
+  const { shown, counted } = visibilityOfRecords(definition, state.records);
   const submitted: AnswerRecord[] = [];
   for (const stepId of state.shown) {
     const step = stepById(definition, stepId);
     if (!step) continue;
-    for (const question of visibleQuestions(definition, step, state.records)) {
-      const record = lookup(question.id);
+    for (const questionId of step.questionIds) {
+      const record = shown.has(questionId) ? counted(questionId) : undefined;
       if (record) submitted.push(record);
     }
   }

@@ -15,7 +15,7 @@
  * - Text compares by exact equality (= and !=) or, when both sides are numbers, numerically.
  * - A comparison the types do not allow (a boolean with >, a word with a number question) is false.
  */
-import type { AnswerEntry, AnswerValue } from "../contracts/survey-answers.ts";
+import type { AnswerEntry, AnswerRecord, AnswerValue } from "../contracts/survey-answers.ts";
 import { entriesFor, hasValue, isAnswered, type AnswerLookup } from "./answer-state.ts";
 import type { Comparator, Question, ShowIfTerm, SurveyDefinition } from "../contracts/survey-definition.ts";
 import { choiceOf, entryScore, questionOf, selectedChoiceId, subQuestionOf } from "./definition-lookup.ts";
@@ -32,6 +32,36 @@ export function isShown(question: Question, answers: AnswerLookup, definition: S
   const logic = question.logic;
   if (!logic || logic.show_if.length === 0) return true;
   return holds(logic.show_if, logic.operator, answers, definition);
+}
+
+/** Which questions are shown, and the records their terms may look at. */
+export type Visibility = {
+  /** The ids of the questions of order whose logic holds. */
+  shown: ReadonlySet<string>;
+  /** The records of shown questions only: a hidden question reads as unanswered. */
+  counted: AnswerLookup;
+};
+
+/**
+ * Walks the questions in order, each shown or not by the records counted before it, and counts
+ * a question's record only when the question is shown. A record a question keeps after an
+ * earlier answer hid it (going Back, changing an answer on the same screen) is as if never
+ * given, for the questions after it too. Terms name only earlier questions
+ * (validate-definition.ts), so one pass settles it; the flow and the server's check both ask
+ * this, so they agree on what a submission must hold.
+ */
+export function visibilityOf(definition: SurveyDefinition, answers: AnswerLookup): Visibility {
+  const shown = new Set<string>();
+  const counted = new Map<string, AnswerRecord>();
+  const countedLookup: AnswerLookup = (questionId) => counted.get(questionId);
+  for (const questionId of definition.order) {
+    const question = questionOf(definition, questionId);
+    if (!question || !isShown(question, countedLookup, definition)) continue;
+    shown.add(questionId);
+    const record = answers(questionId);
+    if (record) counted.set(questionId, record);
+  }
+  return { shown, counted: countedLookup };
 }
 
 /** Whether one show-if term holds (a boolean_combine term evaluates its nested terms). */

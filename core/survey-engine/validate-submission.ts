@@ -19,7 +19,7 @@ import {
 import { choiceOf, questionOf, selectedChoiceId, subQuestionOf } from "./definition-lookup.ts";
 import { scoreSurvey } from "./scores.ts";
 import { type ScoredScore } from "../contracts/survey-submission.ts";
-import { dateOf, instantOf, isShown, secondOfDay } from "./show-if.ts";
+import { dateOf, instantOf, secondOfDay, visibilityOf } from "./show-if.ts";
 import { versionNumberOf } from "./submission.ts";
 import { type SubmissionPayload } from "../contracts/survey-submission.ts";
 
@@ -33,7 +33,17 @@ export const RATING_SCALE_DEFAULT_MAX = 10;
 export type SubmissionProblem = { question?: string; field?: string; message: string };
 
 export type SubmissionCheck =
-  { ok: true; records: AnswerRecord[]; scores: ScoredScore[] } | { ok: false; problems: SubmissionProblem[] };
+  | { ok: true; records: AnswerRecord[]; scores: ScoredScore[] }
+  | {
+      ok: false;
+      problems: SubmissionProblem[];
+      /**
+       * The questions whose records disagree with the show-if logic: answered while hidden, or
+       * required, shown and not answered. A client that lets visibility fall behind the answers
+       * sends these; the route answers them apart from answers the portal could not produce.
+       */
+      showIfMismatches: string[];
+    };
 
 /** What the server knows about the submission beyond the payload, to check photo file names. */
 export type SubmissionContext = { studyId?: number; participantId?: number; instrumentId?: number };
@@ -112,14 +122,19 @@ export function validateSubmission(
 
   const lookup: AnswerLookup = (questionId) => byId.get(questionId);
   const ordered = new Set(definition.order);
+  // Show-if evaluated again, as the flow does: a question is shown by the records of the shown
+  // questions before it, so a hidden question's record never shows another.
+  const { shown } = visibilityOf(definition, lookup);
+  const showIfMismatches: string[] = [];
   for (const questionId of definition.order) {
     const question = questionOf(definition, questionId);
     if (!question) continue;
     const record = lookup(questionId);
-    const shown = isShown(question, lookup, definition);
-    if (!shown && record) {
+    if (!shown.has(questionId) && record) {
+      showIfMismatches.push(questionId);
       report({ question: questionId, message: "is answered, but its show-if logic hides it" });
-    } else if (shown && mustBeAnswered(question) && record?.state !== "ANSWERED") {
+    } else if (shown.has(questionId) && mustBeAnswered(question) && record?.state !== "ANSWERED") {
+      showIfMismatches.push(questionId);
       report({ question: questionId, message: "is required but was not answered" });
     }
   }
@@ -132,7 +147,9 @@ export function validateSubmission(
   const scores = scoreSurvey(definition, lookup);
   checkScores(scores, payload.scores, report);
 
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, records: [...byId.values()], scores };
+  return problems.length > 0
+    ? { ok: false, problems, showIfMismatches }
+    : { ok: true, records: [...byId.values()], scores };
 }
 
 function checkScores(

@@ -304,9 +304,9 @@ const SPECS: Record<string, Spec> = {
     mayAct: ({ role, location, fixture }) =>
       isPermitted(fixture.instrument.get(location.studyId)!.permissions, studyRole(role, location.studyId)),
     probe: submissionPost,
-    // Access granted, the submission is then judged on its answers (none here: 422); the
-    // submission tests store complete ones.
-    success: () => [201, 422],
+    // Access granted, the submission is then judged on its answers (none here: its required
+    // questions missing, 400); the submission tests store complete ones.
+    success: () => [201, 400, 422],
   },
   instrumentHistoryCall: {
     probe: ({ location, fixture }) => ({

@@ -401,15 +401,6 @@ describeOnEachDatabase("POST .../instruments/{instrumentId}/submission", (api) =
       /hamd_03.*"c9" is not a choice/,
     ],
     [
-      "a required question left out",
-      () => {
-        const payload = hamdPayload();
-        payload.answers = payload.answers.filter((record) => record.id !== "hamd_05");
-        return { instrument: "hamd", payload };
-      },
-      /hamd_05.*required/,
-    ],
-    [
       "a text longer than 140 characters",
       () => {
         const adverse = definitions.adverse!;
@@ -426,6 +417,36 @@ describeOnEachDatabase("POST .../instruments/{instrumentId}/submission", (api) =
         return { instrument: "adverse", payload };
       },
       /event_description.*141 characters/,
+    ],
+  ];
+
+  it.each(invalid)("422 naming the question for %s; nothing is stored", async (_case, build, message) => {
+    const before = await countSubmissions();
+    const { instrument, payload } = build();
+    const response = await submit(people.refused, ids[instrument], [payload]);
+    expect(response.statusCode).toBe(422);
+    const body = submissionRejected.parse(response.json());
+    expect(body.code).toBe("submission_invalid");
+    expect(body.message).toMatch(message);
+    expect(body.problems.length).toBeGreaterThan(0);
+    await expectNothingStored(response, before);
+  });
+
+  // Answers that disagree with the show-if logic are bad input: 400 (tests/api/show-if-submission.test.ts
+  // covers other people's forms).
+  const againstShowIf: [
+    string,
+    () => { instrument: "hamd" | "adverse"; payload: SubmissionPayload },
+    RegExp,
+  ][] = [
+    [
+      "a required question left out",
+      () => {
+        const payload = hamdPayload();
+        payload.answers = payload.answers.filter((record) => record.id !== "hamd_05");
+        return { instrument: "hamd", payload };
+      },
+      /hamd_05.*required/,
     ],
     [
       "an answer to a question its show-if logic hides",
@@ -445,17 +466,20 @@ describeOnEachDatabase("POST .../instruments/{instrumentId}/submission", (api) =
     ],
   ];
 
-  it.each(invalid)("422 naming the question for %s; nothing is stored", async (_case, build, message) => {
-    const before = await countSubmissions();
-    const { instrument, payload } = build();
-    const response = await submit(people.refused, ids[instrument], [payload]);
-    expect(response.statusCode).toBe(422);
-    const body = submissionRejected.parse(response.json());
-    expect(body.code).toBe("submission_invalid");
-    expect(body.message).toMatch(message);
-    expect(body.problems.length).toBeGreaterThan(0);
-    await expectNothingStored(response, before);
-  });
+  it.each(againstShowIf)(
+    "400 naming the question for %s; nothing is stored",
+    async (_case, build, message) => {
+      const before = await countSubmissions();
+      const { instrument, payload } = build();
+      const response = await submit(people.refused, ids[instrument], [payload]);
+      expect(response.statusCode).toBe(400);
+      const body = submissionRejected.parse(response.json());
+      expect(body.code).toBe("show_if_mismatch");
+      expect(body.message).toMatch(message);
+      expect(body.problems.length).toBeGreaterThan(0);
+      await expectNothingStored(response, before);
+    },
+  );
 
   it("422 'This instrument version is unknown' for a version_number the instrument never had", async () => {
     const before = await countSubmissions();

@@ -100,6 +100,12 @@ export const postSubmissionCall = defineCall({
       z.describe("Stored (a repeated Idempotency-Key is answered from the record)"),
     ),
     ...IDEMPOTENT_REFUSALS,
+    400: z.union([
+      submissionRejected.check(
+        z.describe("Answers that disagree with the show-if logic (show_if_mismatch), each named"),
+      ),
+      errorBody,
+    ]),
     404: errorBody,
     413: errorBody,
     422: z.union([submissionRejected, errorBody]),

@@ -45,17 +45,18 @@ import { isPermitted } from "../../../core/contracts/instrument-permission.ts";
 /** How many problems the message repeats; the problems list holds them all. */
 const PROBLEMS_IN_MESSAGE = 5;
 
-/** A 422 whose body lists every problem, each naming the question and field it is about. */
+/** A 422 (or 400) whose body lists every problem, each naming the question and field it is about. */
 class SubmissionRejectedError extends HttpError {
   constructor(
     summary: string,
     readonly problems: SubmissionProblem[],
     code = "submission_invalid",
+    status: 400 | 422 = 422,
   ) {
     const shown = problems.slice(0, PROBLEMS_IN_MESSAGE).map(formatSubmissionProblem);
     const more =
       problems.length > PROBLEMS_IN_MESSAGE ? ` (and ${problems.length - PROBLEMS_IN_MESSAGE} more)` : "";
-    super(422, problems.length > 0 ? `${summary}: ${shown.join("; ")}${more}` : summary, code);
+    super(status, problems.length > 0 ? `${summary}: ${shown.join("; ")}${more}` : summary, code);
   }
 
   override toBody(): SubmissionRejected {
@@ -117,6 +118,17 @@ export function submissionRoutes(app: FastifyInstance, ctx: AppContext) {
         participantId: participant.id,
         instrumentId: instrument.id,
       });
+      if (!check.ok && check.showIfMismatches.length > 0) {
+        // Answers that disagree with the show-if logic (an answer to a hidden question, a
+        // required shown one missing) are bad input, refused as such (400) and named question by
+        // question; an answer to a question the logic hides is never stored.
+        throw new SubmissionRejectedError(
+          `The answers do not follow the instrument's show-if logic (${check.showIfMismatches.join(", ")})`,
+          check.problems,
+          "show_if_mismatch",
+          400,
+        );
+      }
       if (!check.ok) throw new SubmissionRejectedError("The submission was refused", check.problems);
       await requireUploadedAttachments(ctx, participant.id, payload!.attachments);
       await requireInstanceOf(ctx, payload!.instrument_instance_id, participant.id, instrument.id);

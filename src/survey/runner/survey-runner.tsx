@@ -19,6 +19,7 @@ import { QuestionBody } from "../questions/question-body.tsx";
 import type { QuestionContext, QuestionProps } from "../questions/question-props.ts";
 import { Modal } from "../../widgets/modal/modal.tsx";
 import { DraftNotSavedAlert } from "./draft-not-saved-alert.tsx";
+import { EraseHiddenAnswersDialog } from "./erase-hidden-answers-dialog.tsx";
 import { MissingAnswerHint } from "./missing-answer-hint.tsx";
 import { SlowSaveNotice, useSlowSave } from "./slow-save-notice.tsx";
 import type { SurveyDraft } from "./survey-draft.ts";
@@ -32,6 +33,7 @@ import {
 } from "./survey-session.ts";
 import { useDraftAutosave } from "./use-draft-autosave.ts";
 import { RecordContext, type RecordFacts } from "./record-context.tsx";
+import { VisibilityAnnouncement } from "./visibility-announcement.tsx";
 import "./survey-runner.css";
 
 /** Next scrolls to the following question after this delay (spec 02 section 9). */
@@ -250,6 +252,8 @@ export function SurveyRunner(props: SurveyRunnerProps) {
         )}
       </div>
 
+      <VisibilityAnnouncement stepId={stepId} questions={questions} />
+
       <div className="survey__footer">
         {slowSave ? <SlowSaveNotice title={props.title} draft={() => draft} /> : null}
         {session.flow.shown.length > 1 ? (
@@ -306,6 +310,14 @@ export function SurveyRunner(props: SurveyRunnerProps) {
 
       {autosave.problem ? (
         <DraftNotSavedAlert reason={autosave.problem} title={props.title} draft={() => draft} />
+      ) : null}
+
+      {session.pendingErase ? (
+        <EraseHiddenAnswersDialog
+          questions={session.pendingErase.erases.flatMap((id) => definition.questions[id] ?? [])}
+          onErase={() => dispatch({ type: "erase-hidden" })}
+          onKeep={() => dispatch({ type: "keep-answers" })}
+        />
       ) : null}
 
       {quitting ? (

@@ -22,12 +22,28 @@ import {
   type FlowState,
   type Step,
 } from "../../../core/survey-engine/flow.ts";
+import { hasValue } from "../../../core/survey-engine/answer-state.ts";
 import { referencedFiles } from "./survey-draft.ts";
 
 export type SurveySession = {
   flow: FlowState;
   answers: Readonly<Record<string, AnswerEntry[]>>;
   files: ReadonlyMap<string, Blob>;
+  /** A change that would hide questions holding answers, waiting for the clinician's word. */
+  pendingErase?: PendingErase | undefined;
+};
+
+/**
+ * A change held back because it hides questions of the screen that hold an answer: as REDCap
+ * does, the clinician confirms erasing those answers (erase-hidden) or keeps them and the change
+ * is not made (keep-answers). Never saved in the draft: the draft holds the answers as they were.
+ */
+export type PendingErase = {
+  questionId: string;
+  entries: AnswerEntry[];
+  files?: ReadonlyMap<string, Blob> | undefined;
+  /** The questions the change hides that hold an answer, in the step's order. */
+  erases: string[];
 };
 
 export type SessionAction =
@@ -36,7 +52,11 @@ export type SessionAction =
   | { type: "advance"; now: Date }
   /** A question asks to move on by itself (a selection in a sibling group, Enter in a text). */
   | { type: "question-submits"; now: Date }
-  | { type: "back" };
+  | { type: "back" }
+  /** The pending change is made and the answers of the questions it hides are erased. */
+  | { type: "erase-hidden" }
+  /** The pending change is dropped: the answers stay as they were. */
+  | { type: "keep-answers" };
 
 /** The answers the current step's questions hold: an edit, else the confirmed record's. */
 export function stepAnswers(
@@ -46,7 +66,7 @@ export function stepAnswers(
   const step = currentStep(definition, session.flow);
   const answers: Record<string, readonly AnswerEntry[]> = {};
   if (!step) return answers;
-  for (const question of visibleQuestions(definition, step, session.flow.records)) {
+  for (const question of visibleQuestions(definition, step, session.flow.records, session.answers)) {
     answers[question.id] =
       session.answers[question.id] ??
       session.flow.records.find((record) => record.id === question.id)?.answer ??
@@ -75,18 +95,63 @@ function advance(definition: SurveyDefinition, session: SurveySession, now: Date
   return { flow, answers: remaining, files: referencedFiles(remaining, session.files) };
 }
 
+/** Whether some entry holds a value: a half-filled matrix or a typed text counts. */
+const holdsSomething = (entries: readonly AnswerEntry[]) => entries.some((entry) => hasValue(entry.value));
+
+/** The questions of the screen a change would hide while they hold an answer. */
+function answersHiddenBy(
+  definition: SurveyDefinition,
+  session: SurveySession,
+  change: { questionId: string; entries: AnswerEntry[] },
+): string[] {
+  const step = currentStep(definition, session.flow);
+  if (!step?.questionIds.includes(change.questionId)) return [];
+  const before = stepAnswers(definition, session);
+  const after = visibleQuestions(definition, step, session.flow.records, {
+    ...session.answers,
+    [change.questionId]: change.entries,
+  });
+  return Object.keys(before).filter(
+    (questionId) =>
+      holdsSomething(before[questionId] ?? []) && !after.some((question) => question.id === questionId),
+  );
+}
+
+function applyChange(
+  session: SurveySession,
+  change: { questionId: string; entries: AnswerEntry[]; files?: ReadonlyMap<string, Blob> | undefined },
+  erased: readonly string[] = [],
+): SurveySession {
+  const answers: Record<string, AnswerEntry[]> = { ...session.answers, [change.questionId]: change.entries };
+  // An empty edit, not a missing one: the confirmed record of an erased question must not come back.
+  for (const questionId of erased) answers[questionId] = [];
+  const files =
+    change.files || erased.length > 0
+      ? referencedFiles(answers, new Map([...session.files, ...(change.files ?? [])]))
+      : session.files;
+  return { flow: session.flow, answers, files };
+}
+
 export function reduceSession(
   definition: SurveyDefinition,
   session: SurveySession,
   action: SessionAction,
 ): SurveySession {
+  const pending = session.pendingErase;
+  if (pending) {
+    // The confirmation is open: nothing else moves until the clinician answers it.
+    if (action.type === "erase-hidden") return applyChange(session, pending, pending.erases);
+    if (action.type === "keep-answers") return { ...session, pendingErase: undefined };
+    return session;
+  }
   switch (action.type) {
     case "change": {
-      const answers = { ...session.answers, [action.questionId]: action.entries };
-      const files = action.files
-        ? referencedFiles(answers, new Map([...session.files, ...action.files]))
-        : session.files;
-      return { ...session, answers, files };
+      const erases = answersHiddenBy(definition, session, action);
+      if (erases.length > 0) {
+        const { questionId, entries, files } = action;
+        return { ...session, pendingErase: { questionId, entries, ...(files ? { files } : {}), erases } };
+      }
+      return applyChange(session, action);
     }
     case "advance":
       return advance(definition, session, action.now);
@@ -98,6 +163,9 @@ export function reduceSession(
     }
     case "back":
       return { ...session, flow: goBack(session.flow) };
+    case "erase-hidden":
+    case "keep-answers":
+      return session;
   }
 }
 
@@ -129,7 +197,7 @@ export type StepView = {
 export function stepView(definition: SurveyDefinition, session: SurveySession, now: Date): StepView {
   const { flow } = session;
   const step = currentStep(definition, flow);
-  const questions = step ? visibleQuestions(definition, step, flow.records) : [];
+  const questions = step ? visibleQuestions(definition, step, flow.records, session.answers) : [];
   const answers = stepAnswers(definition, session);
   const reachesEnd = step !== undefined && isAtSubmission(completeStep(definition, flow, answers, now));
   const only = questions.length === 1 ? questions[0] : undefined;
