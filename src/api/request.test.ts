@@ -296,18 +296,18 @@ describe("error catalogue: 401 and 403", () => {
     },
   );
 
-  it("logs out and says consent is required for 5 seconds on 403", async () => {
-    const fetchMock = stubFetch(failWith(403, "Forbidden"));
-    const error = await rejection(request({ path: "/control/users" }));
+  it("keeps the user signed in on a 403 (something the user lacks, not an ended session) and says so", async () => {
+    const fetchMock = stubFetch(failWith(403, "Forbidden", { message: "no access to this site" }));
+    const error = await rejection(request({ path: "/control/studies/1/sites/2/participants" }));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 403 });
-    expect(getStoredUser()).toBeNull();
-    expect(onlyCall(fetchMock, LOGOUT_PATH).headers.get("Authorization")).toBe(`Bearer ${TOKEN}`);
+    expect(getStoredUser()).toMatchObject({ token: TOKEN });
+    expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
     expect(getToasts()).toEqual([
       expect.objectContaining({
         kind: "error",
-        durationMs: 5000,
-        text: expect.objectContaining({ id: "error_403" }),
+        durationMs: 2000,
+        text: expect.objectContaining({ id: "error_403", message: "You don't have access to this." }),
       }),
     ]);
   });

@@ -1,9 +1,11 @@
 /**
  * The one door to the API (spec 01 section 7, "Shared request behaviour"): token and headers,
- * JSON or blob answers, the error catalogue with its toasts, logout on 401 and 403, logout
- * before a request whose token is missing or expired, and the optional loaders. A 401 to a
- * request that carried the token always ends the session: the server no longer accepts it, and
- * a session kept with a refused token only goes on showing what it loaded before.
+ * JSON or blob answers, the error catalogue with its toasts, logout on 401, logout before a
+ * request whose token is missing or expired, and the optional loaders. A 401 to a request that
+ * carried the token always ends the session: the server no longer accepts it, and a session kept
+ * with a refused token only goes on showing what it loaded before. A 403 never ends it: this
+ * server answers 403 for a study, site, record or action the user lacks (never for the session
+ * itself, which is a 401), so it is shown where it happened.
  * No component calls fetch; every typed call in src/api goes through here.
  */
 import type { MessageDescriptor } from "@lingui/core";
@@ -44,10 +46,7 @@ export type RequestOptions<T> = {
   /** Shown for 2 seconds when the network fails. */
   catchMessage?: MessageDescriptor;
   suppressErrorToast?: boolean;
-  /**
-   * A 403 of this call means "not this record" (e.g. a participant of another site), not an
-   * ended session: no logout and no toast; the caller shows its access-denied panel.
-   */
+  /** The caller shows this call's 403 itself (its access-denied panel): no toast. */
   handle403Locally?: boolean;
   loader?: boolean;
   loaderKey?: string;
@@ -176,7 +175,7 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
       // The sign-in page says why (a revoked session, a deactivated account), not a passing toast.
       rememberSignOutReason(refusedReason);
       logout();
-    } else if (tokenRefused || (response.status === 403 && !handledByCaller)) {
+    } else if (tokenRefused) {
       logout(statusMessages[response.status]);
     } else if (!options.suppressErrorToast && !handledByCaller) {
       showToast(displayMessage, "error", failureToastDuration(response.status));

@@ -10,6 +10,7 @@ import {
   ErrorComponent,
   lazyRouteComponent,
   notFound,
+  Outlet,
   useRouter,
   type ErrorComponentProps,
   redirect,
@@ -50,6 +51,7 @@ import { parseRouteId, studySiteParams } from "./route-params.ts";
 import { lazy, Suspense } from "react";
 import { isProvisionalParticipantId } from "../outbox/provisional-participants.ts";
 import { RootLayout } from "./root-layout.tsx";
+import { SiteAccessGuard } from "./site-access-guard.tsx";
 import { ChunkLoadFailure } from "../widgets/loading/chunk-load-failure.tsx";
 import { isChunkLoadError, withChunkTimeout } from "../widgets/loading/load-chunk.ts";
 
@@ -124,6 +126,12 @@ const signedInRoute = createRoute({
     requirePermanentPassword(location);
     await context.queriesRestored();
   },
+  // A site's pages for a user who works elsewhere: the access-denied panel, still signed in.
+  component: () => (
+    <SiteAccessGuard>
+      <Outlet />
+    </SiteAccessGuard>
+  ),
 });
 
 const studiesRoute = createRoute({

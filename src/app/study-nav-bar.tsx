@@ -30,7 +30,7 @@ function StudyNavRow({ path }: { path: StudyPath }) {
   const { t } = useLingui();
   const user = useStoredUser();
   const permission = user?.permissions?.[String(path.studyId)];
-  // Only a study the user has permission in: the study call answers 403 (a logout) otherwise.
+  // Only a study the user has permission in: the study call answers 403 otherwise.
   const study = useQuery({ ...studyQuery(path.studyId), enabled: user !== null && permission !== undefined });
   const selection = readSelection();
   const selected = selection?.studyId === path.studyId && selection.siteId === path.siteId ? selection : null;
