@@ -35,6 +35,7 @@ import { getBlankConsentRoutes } from "./routes/consents/get-blank-consent.ts";
 import { getConsentRoutes } from "./routes/consents/get-consent.ts";
 import { postConsentRoutes } from "./routes/consents/post-consent.ts";
 import { signingKeyRoutes } from "./routes/consents/signing-key.ts";
+import { signingPasswordRoutes } from "./routes/consents/signing-password.ts";
 import { announcementRoutes } from "./routes/announcements/announcements.ts";
 import { eventRoutes } from "./routes/events/post-events.ts";
 import { exportRoutes } from "./routes/exports/export-study.ts";
@@ -267,6 +268,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
     getBlankConsentRoutes(authenticated, ctx);
     postConsentRoutes(authenticated, ctx);
     signingKeyRoutes(authenticated, ctx);
+    signingPasswordRoutes(authenticated, ctx);
     consentDocumentRoutes(authenticated, ctx, { mailer });
     listUsersRoutes(authenticated, ctx);
     editUserRoutes(authenticated, ctx);

@@ -12,6 +12,7 @@ import { answerRecordSchema, BROWSER_INFO_MAX_CHARACTERS } from "./survey-submis
 import { consentParticipantStatus, idValue } from "./consents.ts";
 import { isoMoment } from "./input-bounds.ts";
 import { PLATFORM, SIGNER_ROLES, type SignerRole } from "./roles.ts";
+import { passwordCiphertext, signingKid } from "./signing-attempts.ts";
 
 /** Header version of the consent POSTs (spec 02 section 7). */
 export const CONSENT_HEADER_VERSION = "010";
@@ -138,16 +139,8 @@ export type ConsentSubmissionParams = z.infer<typeof consentSubmissionParams>;
 
 /** The signer's password proof: required when the records hold a clinro or witness signature. */
 export const consentSigning = z.object({
-  /** The signing key's kid (GET /control/v2/signing-key). */
-  kid: z.string().check(z.minLength(1, "kid must not be empty"), z.maxLength(200, "kid is too long")),
-  /** base64 of RSA-OAEP-256 (SHA-256) of the UTF-8 password, to the signing key. */
-  password_ciphertext: z
-    .string()
-    .check(
-      z.minLength(1, "password_ciphertext must not be empty"),
-      z.maxLength(4096, "password_ciphertext is too long"),
-      z.regex(/^[A-Za-z0-9+/]+={0,2}$/, "password_ciphertext must be base64"),
-    ),
+  kid: signingKid,
+  password_ciphertext: passwordCiphertext,
   /** When the device captured the signature, with its offset. */
   captured_at: timestamp,
   /** IANA name of the device's zone, e.g. Europe/Madrid. */

@@ -192,6 +192,20 @@ export const revokedTokens = pgTable("revoked_tokens", {
 });
 
 /**
+ * Refused signing passwords in a row per session (token jti): the signature dialog's cap
+ * (server/consents/signing-attempts.ts). Counted before each check, in one statement, so that
+ * tries sent at once cannot all be checked. Rows past expires_at may be deleted.
+ */
+export const signingAttempts = pgTable("signing_attempts", {
+  jti: text("jti").primaryKey(),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  attempts: integer("attempts").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/**
  * Single-use links mailed to a user: 'activation' (a new account sets its first password) and
  * 'reset' (forgot password). Only the SHA-256 of the random token is kept, so a copy of the
  * database does not hold usable links. used_at is set when the link is used or superseded.

@@ -18,7 +18,7 @@
  * The calls are read from core/contracts/calls/: a new call must be given a row here (SPECS)
  * unless its scope is public or own, or this file fails.
  */
-import { randomUUID } from "node:crypto";
+import { constants, createPublicKey, publicEncrypt, randomUUID } from "node:crypto";
 import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
 import type { LightMyRequestResponse } from "fastify";
 import { beforeAll, expect, it } from "vitest";
@@ -29,6 +29,7 @@ import type { CallScope } from "../../core/contracts/http/define-call.ts";
 import { managementRoleAllows } from "../../core/contracts/management-roles.ts";
 import { STUDY_RIGHT } from "../../core/contracts/study-rights.ts";
 import { ROLE_CODE, WITNESS_ROLE } from "../../core/contracts/roles.ts";
+import { signingKeyResponse } from "../../core/contracts/signing-key.ts";
 import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts";
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import {
@@ -43,7 +44,7 @@ import {
   visits,
 } from "../../server/db/schema.ts";
 import { DEMO_ACCOUNTS, DEMO_PENDING_ACCOUNT, DEMO_STUDIES } from "../../server/seed/demo.ts";
-import { describeOnEachDatabase, type RequestOptions } from "../support/api-harness.ts";
+import { DEMO_PASSWORD, describeOnEachDatabase, type RequestOptions } from "../support/api-harness.ts";
 import { loadCallDeclarations } from "../support/call-declarations.ts";
 import { definitionJsonOf, parseDefinitionOrThrow, payloadFor } from "../support/submissions.ts";
 import { testImage } from "../support/test-images.ts";
@@ -262,6 +263,43 @@ const SPECS: Record<string, Spec> = {
     // Access granted, the session is then judged on its content: this one-record session is
     // incomplete or unsigned (422); the consent tests submit complete ones.
     success: (cell) => consentSuccess(cell, [200, 422]),
+  },
+  // The signing password's checks name the consent and participant signed for. The check is
+  // probed with the demo accounts' own password: an accepted try never counts towards the cap,
+  // which would end a role's session halfway through the matrix.
+  checkSigningPasswordCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    probe: ({ location, fixture }) => ({
+      method: "POST",
+      url: "/control/v2/signing-password/check",
+      options: {
+        body: {
+          ...signingProof!,
+          signer_role: "clinro",
+          consent_id: fixture.consent.get(location.studyId)!.id,
+          participant_id: fixture.participant.get(location.siteId),
+        },
+      },
+    }),
+    success: (cell) => consentSuccess(cell, [204]),
+  },
+  reportSigningRefusalCall: {
+    level: "site",
+    locations: consentLocations,
+    skip: notOfferedCell,
+    probe: ({ location, fixture }) => ({
+      method: "POST",
+      url: "/control/v2/signing-password/refusals",
+      options: json({
+        attempted_at: new Date().toISOString(),
+        signer_role: "clinro",
+        consent_id: fixture.consent.get(location.studyId)!.id,
+        participant_id: fixture.participant.get(location.siteId),
+      }),
+    }),
+    success: (cell) => consentSuccess(cell, [200]),
   },
   postWitnessConsentCall: {
     locations: consentLocations,
@@ -550,6 +588,8 @@ const SPECS: Record<string, Spec> = {
 };
 
 let consentDefinition: SurveyDefinition | undefined;
+/** DEMO_PASSWORD encrypted to the signing key, as the signature dialog sends it. */
+let signingProof: { kid: string; password_ciphertext: string } | undefined;
 
 async function consentPost({ location, fixture }: Cell, path: "clinro" | "witness"): Promise<Probe> {
   const consent = fixture.consent.get(location.studyId)!;
@@ -738,6 +778,18 @@ describeOnEachDatabase("the access matrix: roles × studies × sites × calls", 
       { token: coordinator },
     );
     consentDefinition = (consentAnswer.json() as { definition: SurveyDefinition }).definition;
+    const key = signingKeyResponse.parse(
+      (await api.request("GET", "/control/v2/signing-key", { token: coordinator })).json(),
+    );
+    const ciphertext = publicEncrypt(
+      {
+        key: createPublicKey({ key: key.jwk, format: "jwk" }),
+        padding: constants.RSA_PKCS1_OAEP_PADDING,
+        oaepHash: "sha256",
+      },
+      Buffer.from(DEMO_PASSWORD, "utf8"),
+    );
+    signingProof = { kid: key.kid, password_ciphertext: ciphertext.toString("base64") };
 
     fixture = {
       participant,
