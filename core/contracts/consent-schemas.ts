@@ -13,6 +13,7 @@ import { consentParticipantStatus, idValue } from "./consents.ts";
 import { isoMoment } from "./input-bounds.ts";
 import { PLATFORM, SIGNER_ROLES, type SignerRole } from "./roles.ts";
 import { passwordCiphertext, signingKid } from "./signing-attempts.ts";
+import { SIGNING_PASSWORD_INVALID } from "./signing-codes.ts";
 
 /** Header version of the consent POSTs (spec 02 section 7). */
 export const CONSENT_HEADER_VERSION = "010";
@@ -20,8 +21,8 @@ export const CONSENT_HEADER_VERSION = "010";
 /** The consent submissions may carry drawn signatures as data URLs in old clients: bodies this large. */
 export const CONSENT_SUBMISSION_MAX_BYTES = 8 * 1024 * 1024;
 
-/** The 422 code of a signature whose password check failed (not 401/403: those sign the client out). */
-export const SIGNING_PASSWORD_INVALID = "signing_password_invalid";
+/** The 422 code of a signature whose password check failed (signing-attempts.ts). */
+export { SIGNING_PASSWORD_INVALID };
 /** The 400 code of the email call when the participant has no address. */
 export const PARTICIPANT_HAS_NO_EMAIL = "participant_has_no_email";
 

@@ -9,11 +9,13 @@ import * as z from "zod/mini";
 import { rowId, isoMoment } from "./input-bounds.ts";
 import { USER_SIGNER_ROLES } from "./roles.ts";
 
-/** Refused signing passwords in a row that end the session (the inactivity lock takes as many). */
-export const MAX_SIGNING_ATTEMPTS = 5;
+import { SIGNING_PASSWORD_INVALID } from "./signing-codes.ts";
 
-/** The 429 code of the try that used up the session's signing attempts: the session has ended. */
-export const SIGNING_ATTEMPTS_EXHAUSTED = "signing_attempts_exhausted";
+export {
+  MAX_SIGNING_ATTEMPTS,
+  SIGNING_ATTEMPTS_EXHAUSTED,
+  SIGNING_PASSWORD_INVALID,
+} from "./signing-codes.ts";
 
 /** The signing key's kid (GET /control/v2/signing-key). */
 export const signingKid = z
@@ -53,7 +55,7 @@ export type SigningPasswordCheckBody = z.infer<typeof signingPasswordCheckBody>;
 /** 422 signing_password_invalid: a refused try, recorded; how many the session has left. */
 export const signingPasswordRefused = z.object({
   message: z.string(),
-  code: z.literal("signing_password_invalid"),
+  code: z.literal(SIGNING_PASSWORD_INVALID),
   attempts_left: z.number().check(z.int(), z.minimum(1)),
 });
 export type SigningPasswordRefused = z.infer<typeof signingPasswordRefused>;

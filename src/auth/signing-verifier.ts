@@ -8,9 +8,12 @@
  *   tablet refuse a mistyped password without the network;
  * - the server's signing key (RSA-OAEP-256 public JWK), fetched at sign-in and kept: the typed
  *   password is encrypted to it, and only that ciphertext waits in the outbox. The server
- *   decrypts it and checks the password against the account again when the consent arrives.
+ *   decrypts it and checks the password against the account again when the consent arrives;
+ * - per user, how many signing passwords in a row were refused since the last accepted one or
+ *   sign-in (signing-attempt.ts caps them): kept here, not in memory, so that a reload does not
+ *   give more tries.
  */
-import { createStore, get, set } from "idb-keyval";
+import { createStore, del, get, set, update } from "idb-keyval";
 import type { SigningKeyResponse } from "../../core/contracts/signing-key.ts";
 
 /** OWASP's figure for PBKDF2-HMAC-SHA-256 (2023). */
@@ -30,6 +33,7 @@ export type PasswordVerifier = {
 const store = createStore("clinro-signing", "keys");
 const verifierKey = (userId: number) => `verifier:${userId}`;
 const SIGNING_KEY = "signing-key";
+const refusalsKey = (userId: number) => `refusals:${userId}`;
 
 function toBase64(bytes: Uint8Array): string {
   let binary = "";
@@ -86,6 +90,29 @@ export function loadVerifier(userId: number) {
   return get<PasswordVerifier>(verifierKey(userId), store);
 }
 
+/** Refused signing passwords of this user in a row, on this device. */
+export async function signingRefusalCount(userId: number): Promise<number> {
+  return (await get<number>(refusalsKey(userId), store)) ?? 0;
+}
+
+/** Counts one more refused signing password (in one transaction); answers the new count. */
+export async function countSigningRefusal(userId: number): Promise<number> {
+  let count = 0;
+  await update<number>(
+    refusalsKey(userId),
+    (current) => {
+      count = (current ?? 0) + 1;
+      return count;
+    },
+    store,
+  );
+  return count;
+}
+
+export function clearSigningRefusals(userId: number) {
+  return del(refusalsKey(userId), store);
+}
+
 export function saveSigningKey(key: SigningKeyResponse) {
   return set(SIGNING_KEY, key, store);
 }
@@ -111,6 +138,21 @@ export async function encryptToSigningKey(password: string, key: SigningKeyRespo
   return toBase64(new Uint8Array(ciphertext));
 }
 
+/** The kept signing key, else the one the network gives now (then kept); undefined without either. */
+export async function deviceSigningKey(
+  fetchKey?: () => Promise<SigningKeyResponse>,
+): Promise<SigningKeyResponse | undefined> {
+  const kept = await loadSigningKey();
+  if (kept || !fetchKey) return kept;
+  try {
+    const fetched = await fetchKey();
+    await saveSigningKey(fetched);
+    return fetched;
+  } catch {
+    return undefined;
+  }
+}
+
 export type SigningCheck =
   | { ok: true; kid: string; passwordCiphertext: string }
   /** wrong: the password does not match; unavailable: no signing key on this device, and the
@@ -133,15 +175,7 @@ export async function checkSigningPassword(
   fetchKey?: () => Promise<SigningKeyResponse>,
 ): Promise<SigningCheck> {
   const verifier = await loadVerifier(userId);
-  let key = await loadSigningKey();
-  if (!key && fetchKey) {
-    try {
-      key = await fetchKey();
-      await saveSigningKey(key);
-    } catch {
-      key = undefined;
-    }
-  }
+  const key = await deviceSigningKey(fetchKey);
   if (!key) return { ok: false, reason: "unavailable" };
   if (verifier && !(await checkVerifier(password, verifier))) return { ok: false, reason: "wrong" };
   return { ok: true, kid: key.kid, passwordCiphertext: await encryptToSigningKey(password, key) };
@@ -158,6 +192,10 @@ export async function prepareOfflineSigning(
   fetchKey: () => Promise<SigningKeyResponse>,
 ): Promise<void> {
   await Promise.all([
+    // The password was just proven to the server: the signature's tries start again.
+    clearSigningRefusals(userId).catch((error: unknown) =>
+      console.error("The signing refusals could not be cleared", error),
+    ),
     makeVerifier(password)
       .then((verifier) => saveVerifier(userId, verifier))
       .catch((error: unknown) => console.error("The signing verifier could not be made", error)),

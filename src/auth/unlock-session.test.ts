@@ -1,11 +1,13 @@
+import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../api/request.ts";
+import { listItems } from "../outbox/outbox-store.ts";
 import { getStoredUser, setStoredUser } from "./session-store.ts";
 import type { PasswordVerifier } from "./signing-verifier.ts";
 import { MAX_UNLOCK_ATTEMPTS, unlockSession, type UnlockDependencies } from "./unlock-session.ts";
 
 const verifier: PasswordVerifier = { algorithm: "PBKDF2-SHA-256", iterations: 1, salt: "", hash: "" };
-const user = { id: 7, username: "carmen@demo.test", token: "old.token.value" };
+const user = { id: 7, username: "carmen@demo.test", token: "old.token.value", exp: 1_900_000_000 };
 
 /** A token whose payload names `id`; the signature is not checked on the client. */
 function tokenFor(id: number, exp = 2_000_000_000) {
@@ -27,7 +29,7 @@ beforeEach(() => {
     "fetch",
     vi.fn(() => Promise.resolve(new Response(null, { status: 204 }))),
   );
-  setStoredUser({ ...user, exp: 1_900_000_000, is_temporary_password: false, last_active: 1 });
+  setStoredUser({ ...user, is_temporary_password: false, last_active: 1 });
 });
 afterEach(() => {
   localStorage.clear();
@@ -60,7 +62,7 @@ describe("unlocking the inactivity lock", () => {
   describe("on a device without a verifier", () => {
     const noVerifier = { loadVerifier: vi.fn(() => Promise.resolve(undefined)) };
 
-    it("asks the server, keeps the fresh token and revokes the old one", async () => {
+    it("asks the server, keeps the fresh token and queues the old one's revocation", async () => {
       const fresh = tokenFor(user.id);
       const deps = dependencies({
         ...noVerifier,
@@ -69,9 +71,14 @@ describe("unlocking the inactivity lock", () => {
       expect(await unlockSession(user, "DemoPass1!", deps)).toEqual({ ok: true });
       expect(deps.signInAgain).toHaveBeenCalledWith(user.username, "DemoPass1!");
       expect(getStoredUser()).toMatchObject({ token: fresh, exp: 2_000_000_000 });
-      expect(fetch).toHaveBeenCalledWith(
-        "/control/clinro/logout",
-        expect.objectContaining({ headers: { Authorization: `Bearer ${user.token}` } }),
+      await vi.waitFor(async () =>
+        expect(await listItems()).toEqual([
+          expect.objectContaining({
+            kind: "revocation",
+            request: expect.objectContaining({ path: "/control/clinro/logout" }),
+            session: { token: user.token, exp: user.exp },
+          }),
+        ]),
       );
     });
 

@@ -8,9 +8,9 @@
 import { jwtDecode } from "jwt-decode";
 import { login } from "../api/auth-api.ts";
 import { ApiError } from "../api/request.ts";
-import { revokeToken } from "../api/revoke-token.ts";
 import { tokenPayload } from "../../core/contracts/auth.ts";
 import { localUtcOffsetMinutes } from "./sign-in.ts";
+import { queueRevocation } from "../outbox/session-revocation.ts";
 import { markActive, updateStoredUser, type StoredUser } from "./session-store.ts";
 import { checkVerifier, loadVerifier, type PasswordVerifier } from "./signing-verifier.ts";
 
@@ -37,7 +37,7 @@ const defaultDependencies: UnlockDependencies = {
 
 /** Checks the password of the locked session; on success the session is active again. */
 export async function unlockSession(
-  user: Pick<StoredUser, "id" | "username" | "token">,
+  user: Pick<StoredUser, "id" | "username" | "token" | "exp">,
   password: string,
   dependencies: UnlockDependencies = defaultDependencies,
 ): Promise<UnlockResult> {
@@ -58,7 +58,7 @@ export async function unlockSession(
     const payload = tokenPayload.parse(jwtDecode(token));
     if (payload.id !== user.id) return { ok: false, reason: "wrong" };
     updateStoredUser({ token, exp: payload.exp, last_active: Date.now() });
-    revokeToken(user.token);
+    void queueRevocation({ userId: user.id, username: user.username, token: user.token, exp: user.exp });
     return { ok: true };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) return { ok: false, reason: "wrong" };

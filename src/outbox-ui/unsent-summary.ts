@@ -2,7 +2,8 @@
  * What waits in the outbox, counted as a coordinator counts it (issue 26, item 17): a form (an
  * instrument or a consent) is one, however many files (photos, signatures) go with it; a new
  * participant is one; a file is counted on its own only when no form waiting here takes it
- * along; events (a form opened, an announcement read) are "updates". The words are the caller's:
+ * along; events (a form opened, an announcement read) and refused signing passwords are
+ * "updates"; a sign-out waiting for the server is not counted. The words are the caller's:
  * `unsentPhrases` gives the counted phrases, joined as the reader's language joins a list.
  */
 import type { I18n } from "@lingui/core";
@@ -40,7 +41,8 @@ export function summarizeUnsent(items: readonly Counted[]): UnsentSummary {
     if (item.kind === "submission" || item.kind === "consent") summary.forms += 1;
     else if (item.kind === "enrolment") summary.participants += 1;
     else if (item.kind === "upload") summary.files += taken.has(item.id) ? 0 : 1;
-    else summary.updates += 1;
+    // A sign-out is no one's work: a session the server has still to close.
+    else if (item.kind !== "revocation") summary.updates += 1;
   }
   return summary;
 }

@@ -11,7 +11,8 @@ import { listItems, subscribeToOutbox } from "../outbox/outbox-store.ts";
 import { getSessionToken, usableToken } from "../outbox/session-tokens.ts";
 import { NOTHING_UNSENT, summarizeUnsent, type UnsentSummary } from "./unsent-summary.ts";
 
-export type ObservedItem = OutboxItem & { status: OutboxItemStatus };
+/** An item as screens see it: without the token of the session it belongs to. */
+export type ObservedItem = Omit<OutboxItem, "session"> & { status: OutboxItemStatus };
 
 export const outboxKeys = { all: ["outbox"] as const };
 
@@ -22,10 +23,10 @@ async function observeOutbox(): Promise<ObservedItem[]> {
   for (const userId of new Set(items.map((item) => item.userId))) {
     sendable.set(userId, usableToken(await getSessionToken(userId), now) !== undefined);
   }
-  return items.map((item) => ({
-    ...item,
-    status: itemStatus(item, items, (userId) => sendable.get(userId) ?? false),
-  }));
+  return items.map((item) => {
+    const { session: _token, ...shown } = item;
+    return { ...shown, status: itemStatus(item, items, (userId) => sendable.get(userId) ?? false, now) };
+  });
 }
 
 export const outboxQuery = () =>

@@ -13,6 +13,7 @@ import { eventsWrite, makeOutboxItem, uploadWrite } from "./enqueue.ts";
 import type { OutboxItem } from "./outbox-item.ts";
 import type { OutboxStore } from "./outbox-store.ts";
 import type { SessionToken, SessionTokens } from "./session-tokens.ts";
+import { revocationItem } from "./session-revocation.ts";
 
 const NOW = Date.UTC(2026, 10, 22, 9, 0, 0);
 const FAR_FUTURE_S = NOW / 1000 + 3600;
@@ -651,5 +652,126 @@ describe("offline enrolment: writes for a participant the server does not know y
     await drainOutbox(deps, { ignoreBackoff: true });
     expect(sent.map((entry) => entry.id)).toEqual([enrol.id, enrol.id, submission.id]);
     expect(ids.entries.get(PROVISIONAL)?.participantId).toBe(SERVER_ID);
+  });
+});
+
+describe("a sign-out queued in the outbox", () => {
+  const SIGNED_OUT_TOKEN = "alice-old-token";
+  const ended = {
+    userId: ALICE.userId,
+    username: ALICE.username,
+    token: SIGNED_OUT_TOKEN,
+    exp: FAR_FUTURE_S,
+  };
+
+  function refusalOf(session: { token: string; exp: number }, createdAt: number) {
+    return makeOutboxItem(
+      {
+        kind: "signing-refusal",
+        label: "refused",
+        request: { method: "POST", path: "/refusals", body: { type: "json", value: {} } },
+      },
+      ALICE,
+      createdAt,
+      session,
+    );
+  }
+
+  it("is sent with the token it ends, before anything else of its user, even an older item", async () => {
+    const older = event(ALICE, NOW - 5000, "older");
+    const revocation = revocationItem(ended, NOW - 1000);
+    const bobs = event(BOB, NOW - 9000, "bob's");
+    const { deps, sent, outbox } = setup([older, revocation, bobs], () => answered(204));
+    await drainOutbox(deps);
+    expect(sent[0]).toEqual({ id: revocation.id, token: SIGNED_OUT_TOKEN });
+    expect(sent.slice(1)).toEqual(
+      expect.arrayContaining([
+        { id: older.id, token: "alice-token" },
+        { id: bobs.id, token: "bob-token" },
+      ]),
+    );
+    expect(outbox.records.size).toBe(0);
+  });
+
+  it("is sent although its user is signed out, whose other items keep waiting for their sign-in", async () => {
+    const form = event(ALICE, NOW - 5000, "form");
+    const revocation = revocationItem(ended, NOW - 1000);
+    const { deps, sent, tokens, outbox } = setup([form, revocation], () => answered(204));
+    tokens.sessions.delete(ALICE.userId);
+    const report = await drainOutbox(deps);
+    expect(sent).toEqual([{ id: revocation.id, token: SIGNED_OUT_TOKEN }]);
+    expect(report.waitingForSignIn).toEqual([form.id]);
+    expect([...outbox.records.keys()]).toEqual([form.id]);
+  });
+
+  it("holds its user's other items while it cannot be sent, and keeps all of them", async () => {
+    const form = event(ALICE, NOW - 5000, "form");
+    const revocation = revocationItem(ended, NOW - 1000);
+    const bobs = event(BOB, NOW - 9000, "bob's");
+    const { deps, sent, outbox } = setup([form, revocation, bobs], (item) =>
+      item.kind === "revocation" ? answered(503) : answered(200),
+    );
+    await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([revocation.id, bobs.id]);
+    expect(outbox.records.get(revocation.id)?.nextAttemptAt).toBeGreaterThan(NOW);
+    expect(outbox.records.has(form.id)).toBe(true);
+  });
+
+  it("sends nothing more when the device is offline, and keeps the revocation", async () => {
+    const revocation = revocationItem(ended, NOW - 1000);
+    const form = event(BOB, NOW - 9000);
+    const { deps, sent, outbox } = setup([revocation, form], () => offline);
+    const report = await drainOutbox(deps);
+    expect(report.offline).toBe(true);
+    expect(sent.map((entry) => entry.id)).toEqual([revocation.id]);
+    expect(outbox.records.size).toBe(2);
+  });
+
+  it("is done when the server says the token no longer works (401)", async () => {
+    const revocation = revocationItem(ended, NOW - 1000);
+    const { deps, outbox, tokens } = setup([revocation], () => answered(401));
+    const report = await drainOutbox(deps);
+    expect(report.delivered).toEqual([revocation.id]);
+    expect(outbox.records.size).toBe(0);
+    expect(tokens.sessions.get(ALICE.userId)?.rejected).toBeUndefined();
+  });
+
+  it("is dropped unsent once its token has expired: nothing is left to end", async () => {
+    const revocation = revocationItem({ ...ended, exp: NOW / 1000 - 1 }, NOW - 1000);
+    const { deps, sent, outbox } = setup([revocation], () => answered(204));
+    await drainOutbox(deps);
+    expect(sent).toEqual([]);
+    expect(outbox.records.size).toBe(0);
+  });
+
+  it("goes after the signing refusals of its session, sent with that session's token", async () => {
+    const session = { token: SIGNED_OUT_TOKEN, exp: FAR_FUTURE_S };
+    const first = refusalOf(session, NOW - 3000);
+    const second = refusalOf(session, NOW - 2000);
+    const revocation = revocationItem(ended, NOW - 1000);
+    const { deps, sent, outbox } = setup([revocation, second, first], () => answered(200));
+    await drainOutbox(deps);
+    expect(sent).toEqual([
+      { id: first.id, token: SIGNED_OUT_TOKEN },
+      { id: second.id, token: SIGNED_OUT_TOKEN },
+      { id: revocation.id, token: SIGNED_OUT_TOKEN },
+    ]);
+    expect(outbox.records.size).toBe(0);
+  });
+
+  it("sends a refusal whose session token was refused with its user's token afterwards, never dropping it", async () => {
+    const refusal = refusalOf({ token: "spent", exp: FAR_FUTURE_S }, NOW - 3000);
+    const { deps, sent, outbox } = setup([refusal], (_item, token) =>
+      token === "spent" ? answered(401) : answered(200),
+    );
+    const first = await drainOutbox(deps);
+    expect(first.waitingForSignIn).toEqual([refusal.id]);
+    expect(outbox.records.get(refusal.id)?.session).toBeUndefined();
+    await drainOutbox(deps);
+    expect(sent).toEqual([
+      { id: refusal.id, token: "spent" },
+      { id: refusal.id, token: "alice-token" },
+    ]);
+    expect(outbox.records.size).toBe(0);
   });
 });

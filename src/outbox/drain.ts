@@ -11,6 +11,11 @@
  *   lane they are in;
  * - 5xx, 408, 429 and network errors are retried with backoff; a network error ends the round;
  * - a 401 marks that user's token rejected: their items wait for them to sign in again;
+ * - a sign-out (a revocation, session-revocation.ts) goes before anything else of its user: first
+ *   the signing refusals made in that session, with its token, then the revocation; the user's
+ *   other items wait while it is in the outbox. A revocation's 401 means the token is already
+ *   dead: done;
+ * - an item of a session (`session`) goes with that session's token while it lasts;
  * - any other 4xx marks the item failed: kept and shown, never retried blindly;
  * - each item goes with the token of the user who made it; nothing is dropped for its age;
  * - offline enrolment (provisional-participants.ts): an item naming a provisional participant is
@@ -84,23 +89,6 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
   const items = await deps.store.list();
   const remaining = new Set(items.map((item) => item.id));
 
-  // What this round may send, in lanes; an item in backoff is left for later, not waited for.
-  const lanes = new Map<string, OutboxItem[]>();
-  for (const item of items) {
-    if (options.onlyIds && !options.onlyIds.includes(item.id)) continue;
-    if (item.state === "failed") continue;
-    if (!options.ignoreBackoff && item.nextAttemptAt > now()) {
-      report.nextDueAt = Math.min(report.nextDueAt ?? Infinity, item.nextAttemptAt);
-      continue;
-    }
-    const lane = laneOf(item);
-    const queue = lanes.get(lane);
-    if (queue) queue.push(item);
-    else lanes.set(lane, [item]);
-  }
-  /** Items of this round not yet answered (or skipped): a dependent waits for them. */
-  const unsettled = new Set([...lanes.values()].flat().map((item) => item.id));
-
   /**
    * The item as it may be sent: with its provisional participant's server id; `wait` while their
    * enrolment is still in the outbox, `unknown` when no enrolment will ever name them.
@@ -154,9 +142,17 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       report.refused.push(queued.id);
       return;
     }
-    const token = rejectedUsers.has(item.userId)
-      ? undefined
-      : usableToken(await deps.tokens.get(item.userId), now());
+    const ownToken = usableToken(item.session, now());
+    if (item.kind === "revocation" && !ownToken) {
+      // Expired: the server no longer takes it, there is nothing left to end.
+      await deps.store.remove(item.id);
+      remaining.delete(item.id);
+      report.delivered.push(item.id);
+      return;
+    }
+    const token =
+      ownToken ??
+      (rejectedUsers.has(item.userId) ? undefined : usableToken(await deps.tokens.get(item.userId), now()));
     if (!token) {
       report.waitingForSignIn.push(item.id);
       return;
@@ -178,7 +174,14 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
     }
 
     const verdict = verdictForStatus(outcome.status);
-    const lastError = { kind: "http" as const, status: outcome.status, message: outcome.message, at };
+    const code = errorCodeOf(outcome.body);
+    const lastError = {
+      kind: "http" as const,
+      status: outcome.status,
+      ...(code ? { code } : {}),
+      message: outcome.message,
+      at,
+    };
     if (
       verdict === "delivered" &&
       item.kind === "enrolment" &&
@@ -196,6 +199,19 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       remaining.delete(item.id);
       report.delivered.push(item.id);
       await deps.onDelivered?.(item);
+    } else if (verdict === "sign-in" && item.kind === "revocation") {
+      // The token no longer works: what the revocation was for.
+      await deps.store.remove(item.id);
+      remaining.delete(item.id);
+      report.delivered.push(item.id);
+    } else if (verdict === "sign-in" && token === ownToken) {
+      // The session's token is spent: the item goes with its user's token from now on.
+      await deps.store.update(item.id, ({ session: _spent, ...current }) => ({
+        ...current,
+        attempts: current.attempts + 1,
+        lastError,
+      }));
+      report.waitingForSignIn.push(item.id);
     } else if (verdict === "sign-in") {
       rejectedUsers.add(item.userId);
       await deps.tokens.markRejected(item.userId, token);
@@ -221,6 +237,49 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       report.refused.push(item.id);
     }
   };
+
+  // Sign-outs first, one after another, each after the refusals of its session.
+  const revocations = items.filter((item) => item.kind === "revocation" && item.state !== "failed");
+  const triedFirst = new Set<string>();
+  for (const revocation of revocations) {
+    const ofItsSession = items.filter(
+      (item) =>
+        item.kind === "signing-refusal" &&
+        item.state !== "failed" &&
+        item.session?.token === revocation.session?.token,
+    );
+    for (const item of [...ofItsSession, revocation]) {
+      if (report.offline) break;
+      if (!options.ignoreBackoff && item.nextAttemptAt > now()) {
+        report.nextDueAt = Math.min(report.nextDueAt ?? Infinity, item.nextAttemptAt);
+        continue;
+      }
+      triedFirst.add(item.id);
+      await sendOne(item);
+    }
+  }
+  /** Users whose sign-out has not reached the server: nothing else of theirs goes before it. */
+  const signingOut = new Set(
+    revocations.filter((item) => remaining.has(item.id)).map((revocation) => revocation.userId),
+  );
+
+  // What this round may send, in lanes; an item in backoff is left for later, not waited for.
+  const lanes = new Map<string, OutboxItem[]>();
+  for (const item of items) {
+    if (triedFirst.has(item.id) || item.kind === "revocation" || signingOut.has(item.userId)) continue;
+    if (options.onlyIds && !options.onlyIds.includes(item.id)) continue;
+    if (item.state === "failed") continue;
+    if (!options.ignoreBackoff && item.nextAttemptAt > now()) {
+      report.nextDueAt = Math.min(report.nextDueAt ?? Infinity, item.nextAttemptAt);
+      continue;
+    }
+    const lane = laneOf(item);
+    const queue = lanes.get(lane);
+    if (queue) queue.push(item);
+    else lanes.set(lane, [item]);
+  }
+  /** Items of this round not yet answered (or skipped): a dependent waits for them. */
+  const unsettled = new Set([...lanes.values()].flat().map((item) => item.id));
 
   // The scheduler: a lane's first item starts when a slot is free and what it depends on in this
   // round has been answered; an item whose dependency is still in the outbox afterwards is left
@@ -296,6 +355,12 @@ export const ENROLMENT_ANSWER_UNREADABLE = "The server's answer did not name the
 
 /** The error an item gets when a network error ended its round before its turn. */
 export const NOT_SENT_OFFLINE = "Not sent: the connection was lost before its turn";
+
+/** The code of an error body ({ message, code }), if it has one. */
+function errorCodeOf(body: unknown): string | undefined {
+  const code = body && typeof body === "object" ? (body as { code?: unknown }).code : undefined;
+  return typeof code === "string" ? code : undefined;
+}
 
 /** Items about one participant keep their order; so do a user's items about no participant. */
 function laneOf(item: OutboxItem) {

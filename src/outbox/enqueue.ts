@@ -46,7 +46,7 @@ export type StorableWrite = Omit<NewWrite, "request"> & { request: OutboxRequest
 /** Reads each Blob of a write into bytes, so that every engine's IndexedDB can store it. */
 export async function storableWrite(write: NewWrite): Promise<StorableWrite> {
   const { body } = write.request;
-  if (body.type === "json") return { ...write, request: { ...write.request, body } };
+  if (body.type !== "multipart") return { ...write, request: { ...write.request, body } };
   const files = await Promise.all(
     body.files.map(async (file): Promise<StoredFile> => {
       if (!("blob" in file)) return file;
@@ -62,11 +62,17 @@ export async function storableWrite(write: NewWrite): Promise<StorableWrite> {
 }
 
 function sizeOf(body: OutboxBody) {
+  if (body.type === "empty") return 0;
   if (body.type === "json") return new Blob([JSON.stringify(body.value)]).size;
   return body.files.reduce((total, file) => total + file.bytes.byteLength, 0);
 }
 
-export function makeOutboxItem(write: StorableWrite, context: WriteContext, now = Date.now()): OutboxItem {
+export function makeOutboxItem(
+  write: StorableWrite,
+  context: WriteContext,
+  now = Date.now(),
+  session?: OutboxItem["session"],
+): OutboxItem {
   return {
     id: crypto.randomUUID(),
     kind: write.kind,
@@ -81,6 +87,7 @@ export function makeOutboxItem(write: StorableWrite, context: WriteContext, now 
     dependsOn: write.dependsOn ?? [],
     draftKey: write.draftKey,
     ...(write.instrument ? { instrument: write.instrument } : {}),
+    ...(session ? { session } : {}),
   };
 }
 
@@ -90,6 +97,11 @@ let requestFlush: FlushRequester = () => {};
 /** The flusher registers itself here, so that enqueueing does not import the scheduler. */
 export function setFlushRequester(requester: FlushRequester) {
   requestFlush = requester;
+}
+
+/** Asks the registered flusher for a flush (after storing an item without enqueueWrite). */
+export function requestOutboxFlush() {
+  requestFlush();
 }
 
 /**
@@ -156,6 +168,16 @@ export async function reviseEnrolment(refused: OutboxItem, body: unknown): Promi
     state: "pending",
     nextAttemptAt: 0,
   };
+  await replaceItem(refused, revised);
+  return revised;
+}
+
+/**
+ * A refused item corrected: the revision is stored under a new id (the server keeps an
+ * Idempotency-Key to one request), what waited for the refused one waits for it, the refused one
+ * goes, and a flush is asked for.
+ */
+export async function replaceItem(refused: OutboxItem, revised: OutboxItem) {
   await putItem(revised);
   for (const item of await listItems()) {
     if (!item.dependsOn.includes(refused.id)) continue;
@@ -166,7 +188,6 @@ export async function reviseEnrolment(refused: OutboxItem, body: unknown): Promi
   }
   await removeItem(refused.id);
   requestFlush();
-  return revised;
 }
 
 /**

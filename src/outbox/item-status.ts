@@ -3,16 +3,20 @@
  * user can send. Plain data in, a code out.
  */
 import type { OutboxItem, OutboxItemStatus } from "./outbox-item.ts";
+import { usableToken } from "./session-tokens.ts";
 
 export function itemStatus(
   item: OutboxItem,
   allItems: readonly OutboxItem[],
   userCanSend: (userId: number) => boolean,
+  now = Date.now(),
 ): OutboxItemStatus {
   if (item.state === "failed") return "failed";
   const ids = new Set(allItems.map((other) => other.id));
   if (item.dependsOn.some((id) => ids.has(id))) return "waiting-for-dependencies";
-  if (!userCanSend(item.userId)) return "waiting-for-sign-in";
+  // A revocation goes with the token it ends, even once that has expired (it is then dropped).
+  const ownSession = item.kind === "revocation" || usableToken(item.session, now) !== undefined;
+  if (!ownSession && !userCanSend(item.userId)) return "waiting-for-sign-in";
   return item.attempts > 0 ? "retrying" : "queued";
 }
 

@@ -5,14 +5,21 @@
  * bytes and type, never as a Blob, because WebKit's private storage (Safari's Private Browsing,
  * every WebDriver session) refuses to store a Blob in IndexedDB.
  */
-/** enrolment: a participant added at a site (offline enrolment, provisional-participants.ts). */
-export type OutboxKind = "submission" | "consent" | "upload" | "event" | "enrolment";
+/**
+ * enrolment: a participant added at a site (offline enrolment, provisional-participants.ts);
+ * revocation: a sign-out to tell the server (session-revocation.ts); signing-refusal: a wrong
+ * signing password refused on the device while offline, for the audit trail (21 CFR 11.300(d)).
+ */
+export type OutboxKind =
+  "submission" | "consent" | "upload" | "event" | "enrolment" | "revocation" | "signing-refusal";
 
 /** A file of a multipart body as the outbox keeps it. */
 export type StoredFile = { field: string; fileName: string; type: string; bytes: ArrayBuffer };
 
 export type OutboxBody =
   | { type: "json"; value: unknown }
+  /** A call without a body (a sign-out). */
+  | { type: "empty" }
   | { type: "multipart"; fields: Record<string, string>; files: StoredFile[] };
 
 export type OutboxRequest = {
@@ -28,6 +35,8 @@ export type OutboxError = {
   /** network: no answer; http: an answer that was not 2xx. */
   kind: "network" | "http";
   status?: number;
+  /** The error body's code, when the server gave one (e.g. signing_password_invalid). */
+  code?: string;
   message: string;
   at: number;
 };
@@ -73,6 +82,13 @@ export type OutboxItem = {
    * waiting to send, never as a form to start again (issue 23).
    */
   instrument?: { id: number; instanceId?: number | undefined };
+  /**
+   * The session the item belongs to, sent with its token instead of the user's current one: a
+   * revocation names the token it ends, and a signing refusal was made in that session. Such an
+   * item needs no sign-in to be sent; once the token has expired, a refusal goes with the user's
+   * current token and a revocation has nothing left to end.
+   */
+  session?: { token: string; exp: number };
 };
 
 /** How an item stands, derived for screens (the network-error and failed-files modals). */

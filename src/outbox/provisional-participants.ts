@@ -110,15 +110,17 @@ export function rewriteRequestParticipant(request: OutboxRequest, from: number, 
     );
   const { body } = request;
   const rewritten =
-    body.type === "json"
-      ? { type: "json" as const, value: rewriteJson(body.value, from, to, false) }
-      : {
-          ...body,
-          fields: Object.fromEntries(
-            Object.entries(body.fields).map(([key, value]) => [key, rewriteText(value, from, to)]),
-          ),
-          files: body.files.map((file) => ({ ...file, fileName: rewriteText(file.fileName, from, to) })),
-        };
+    body.type === "empty"
+      ? body
+      : body.type === "json"
+        ? { type: "json" as const, value: rewriteJson(body.value, from, to, false) }
+        : {
+            ...body,
+            fields: Object.fromEntries(
+              Object.entries(body.fields).map(([key, value]) => [key, rewriteText(value, from, to)]),
+            ),
+            files: body.files.map((file) => ({ ...file, fileName: rewriteText(file.fileName, from, to) })),
+          };
   return { ...request, path, ...(query ? { query } : {}), body: rewritten };
 }
 

@@ -13,8 +13,9 @@ function urlOf(item: OutboxItem) {
   return search ? `${item.request.path}?${search}` : item.request.path;
 }
 
-function bodyOf(item: OutboxItem): { body: string | FormData; contentType?: string } {
+function bodyOf(item: OutboxItem): { body?: string | FormData; contentType?: string } {
   const { body } = item.request;
+  if (body.type === "empty") return {};
   if (body.type === "json") return { body: JSON.stringify(body.value), contentType: "application/json" };
   const form = new FormData();
   for (const file of body.files)

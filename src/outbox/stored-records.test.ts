@@ -20,6 +20,7 @@ import {
   readOutboxRecord,
   upgradeOutboxRecord,
 } from "./stored-records.ts";
+import { revocationItem } from "./session-revocation.ts";
 
 // The same databases the stores open: tests write records as an older app version left them.
 const rawOutbox = createStore("clinro-outbox", "items");
@@ -74,6 +75,29 @@ describe("outbox records across app versions", () => {
       value: enrolment,
     });
     expect(readOutboxRecord({ ...enrolment, schemaVersion: 2 }).ok).toBe(false);
+  });
+
+  it("reads a version 3 item (before queued sign-outs) as it is", async () => {
+    const item = makeOutboxItem(eventsWrite([], "v3"), context, NOW);
+    expect(readOutboxRecord({ ...item, schemaVersion: 3 })).toEqual({
+      ok: true,
+      value: item,
+      migratedFrom: 3,
+    });
+  });
+
+  it("keeps a queued sign-out with the token it ends and its empty body, which version 3 did not know", async () => {
+    const revocation = revocationItem(
+      { userId: 7, username: "c@demo.test", token: "t.o.k", exp: 1_900_000_000 },
+      NOW,
+    );
+    await putItem(revocation);
+    expect(await getItem(revocation.id)).toEqual(revocation);
+    expect(revocation).toMatchObject({
+      session: { token: "t.o.k", exp: 1_900_000_000 },
+      request: { body: { type: "empty" } },
+    });
+    expect(readOutboxRecord({ ...revocation, schemaVersion: 3 }).ok).toBe(false);
   });
 
   it("drains an item written in the previous (unversioned) shape", async () => {

@@ -15,14 +15,17 @@
  *   holding files is upgraded by upgradeOutboxRecord (the store writes it back) before it is
  *   read; read as it is, it is not yet readable;
  * - 3: the kind "enrolment" (offline enrolment), and a participantId that may be provisional
- *   (negative); a version 2 record is read as it is.
+ *   (negative); a version 2 record is read as it is;
+ * - 4: the kinds "revocation" and "signing-refusal", a body of type "empty", and the session an
+ *   item belongs to (`session`, its token and expiry), the code of a refusal (`lastError.code`);
+ *   a version 3 record is read as it is.
  * A draft's record is at version 1 (its value is the caller's: survey-draft.ts keeps its files as
  * bytes and reads the older Map of Blobs).
  */
 import * as z from "zod/mini";
 import type { OutboxItem, StoredFile } from "./outbox-item.ts";
 
-export const OUTBOX_SCHEMA_VERSION = 3;
+export const OUTBOX_SCHEMA_VERSION = 4;
 
 /** An ArrayBuffer of any realm (IndexedDB hands back its clone; a worker's is another realm). */
 export function isArrayBuffer(value: unknown): value is ArrayBuffer {
@@ -89,6 +92,27 @@ const outboxItemV2 = z.extend(outboxItemV0, {
 const outboxItemV3 = z.extend(outboxItemV2, {
   schemaVersion: z.literal(3),
   kind: z.enum(["submission", "consent", "upload", "event", "enrolment"]),
+});
+const outboxItemV4 = z.extend(outboxItemV3, {
+  schemaVersion: z.literal(4),
+  kind: z.enum(["submission", "consent", "upload", "event", "enrolment", "revocation", "signing-refusal"]),
+  request: z.extend(outboxItemV2.shape.request, {
+    body: z.discriminatedUnion("type", [
+      jsonBody,
+      z.object({ type: z.literal("multipart"), fields: stringRecord, files: z.array(storedFile) }),
+      z.object({ type: z.literal("empty") }),
+    ]),
+  }),
+  session: z.optional(z.object({ token: z.string().check(z.minLength(1)), exp: z.number() })),
+  lastError: z.optional(
+    z.object({
+      kind: z.enum(["network", "http"]),
+      status: z.optional(z.number()),
+      code: z.optional(z.string()),
+      message: z.string(),
+      at: z.number(),
+    }),
+  ),
 });
 
 const draftV0 = z.object({
@@ -171,7 +195,9 @@ export function readOutboxRecord(raw: unknown): ReadResult<OutboxItem> {
     1: olderVersion(outboxItemV1),
     2: (record) =>
       parseWith(outboxItemV2, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
-    3: (record) => parseWith(outboxItemV3, record, (item) => withoutVersion(item as StoredOutboxItem)),
+    3: (record) =>
+      parseWith(outboxItemV3, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
+    4: (record) => parseWith(outboxItemV4, record, (item) => withoutVersion(item as StoredOutboxItem)),
   });
 }
 

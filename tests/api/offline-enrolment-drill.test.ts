@@ -355,7 +355,11 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
       expect(item.request.path).not.toMatch(/\/-\d+/);
       expect(
         JSON.stringify(
-          item.request.body.type === "json" ? item.request.body.value : item.request.body.fields,
+          item.request.body.type === "json"
+            ? item.request.body.value
+            : item.request.body.type === "multipart"
+              ? item.request.body.fields
+              : null,
         ),
       ).not.toMatch(/_-\d+_|"-\d+"/);
     }

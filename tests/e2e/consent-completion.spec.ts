@@ -68,7 +68,7 @@ async function mainConsentId(page: Page) {
 }
 
 /** A participant of the second site still awaiting the participant's signature: the first or the last. */
-async function awaitingParticipant(page: Page, consentId: number, which: "first" | "last") {
+async function awaitingParticipant(page: Page, consentId: number, which: "first" | "last" | number) {
   const body: ConsentParticipantsResponse = await new ConsentParticipantsPage(page).goto(
     MDD_301,
     SECOND_SITE,
@@ -77,7 +77,8 @@ async function awaitingParticipant(page: Page, consentId: number, which: "first"
   const awaiting = participantsOf(body).filter(
     (p) => p.consent_participant_status === "awaiting_participant",
   );
-  const found = which === "first" ? awaiting[0] : awaiting.at(-1);
+  // A number counts from the end: -2 is the one before the last.
+  const found = which === "first" ? awaiting[0] : awaiting.at(which === "last" ? -1 : which);
   expect(found, "a demo participant awaiting the participant").toBeDefined();
   return found!;
 }
@@ -136,9 +137,14 @@ test("the coordinator and the witness complete the main consent; the completed c
   await consent.typedName().fill("Casey Coordinator");
   await expect(consent.sign()).toBeEnabled();
   await consent.sign().click();
+  // Checked by the server, which records the refused try.
+  const checked = responseTo(page, (response) =>
+    response.url().endsWith("/control/v2/signing-password/check"),
+  );
   await consent.confirmPassword("WrongPass1!");
+  expect((await checked).status()).toBe(422);
   await expect(consent.passwordDialog().getByRole("alert")).toHaveText(
-    "The password is not correct. Nothing was signed. Type your password again.",
+    "The password is not correct. Nothing was signed. Type your password again: 4 tries are left before you are signed out.",
   );
   await consent.confirmPassword(DEMO_PASSWORD);
   await expect(consent.passwordDialog()).toHaveCount(0);
@@ -426,10 +432,11 @@ async function verifierOf(password: string) {
   };
 }
 
-test("a signature whose password the server refuses stays failed in the queue, with a clear message", async ({
+test("a consent signed offline before a password change keeps the participant's part, and its signer signs again from the queue", async ({
   page,
+  context,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   await signedIn(page, COORDINATOR);
   const consentId = await mainConsentId(page);
   const participant = await awaitingParticipant(page, consentId, "last");
@@ -437,8 +444,8 @@ test("a signature whose password the server refuses stays failed in the queue, w
   await consent.goto(pathOf(participant));
   await participantPart(consent);
 
-  // This device's verifier is of another password (as after a change made elsewhere): the
-  // tablet accepts it, the server must not.
+  // This device's verifier is of the password the account had when the tablet signed in (it
+  // was changed elsewhere since): offline, the tablet accepts it; the server must not.
   const userId = Number((await storedUser(page))?.id);
   const verifier = await verifierOf("NotThePassword1!");
   await page.evaluate(
@@ -458,8 +465,10 @@ test("a signature whose password the server refuses stays failed in the queue, w
   await consent.mode("Type").click();
   await consent.typedName().fill("Casey Coordinator");
   await consent.sign().click();
+  await context.setOffline(true);
   await consent.confirmPassword("NotThePassword1!");
   await expect(consent.manifestation()).toContainText("Consent obtained by");
+  await context.setOffline(false);
   const refused = responseTo(page, (response) =>
     response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
   );
@@ -467,17 +476,41 @@ test("a signature whose password the server refuses stays failed in the queue, w
   const answer = await refused;
   expect(answer.status()).toBe(422);
   expect(((await answer.json()) as { code: string }).code).toBe("signing_password_invalid");
+  const refusedBody = answer.request().postDataJSON() as { records: { id: string }[] };
   await expect(page.getByRole("alertdialog", { name: "Submission not accepted" })).toBeVisible();
 
-  // Kept, failed and explained in the queue; nothing stored.
+  // Kept in the queue, with what happened and what to do; nothing stored yet.
   const outbox = new OutboxPage(page);
   await outbox.goto();
-  const item = outbox.item(`${MAIN_CONSENT}: ${participant.firstname} ${participant.lastname}`);
+  const label = `${MAIN_CONSENT}: ${participant.firstname} ${participant.lastname}`;
+  const item = outbox.item(label);
   await expect(item).toContainText("Refused by the server, not retried automatically");
-  await expect(item).toContainText("The password entered for the signature is not correct");
+  await expect(item).toContainText("Your password has changed since you signed this consent");
+  expect((await stored(page, participant)).signatures).toEqual([]);
+  await expectNoSeriousViolations(page);
+  await screenshotAtSizes(page, "signing", "queue-sign-again");
+
+  // The signer signs again with the current password, in the same dialog.
+  await item.getByRole("button", { name: `Sign again: ${label}` }).click();
+  await screenshotAtSizes(page, "signing", "queue-sign-again-dialog");
+  await consent.confirmPassword("NotThePassword1!");
+  await expect(consent.passwordDialog().getByRole("alert")).toContainText("The password is not correct");
+  const resent = responseTo(page, (response) =>
+    response.url().endsWith(`/control/v2/clinro/participant/${participant.id}/consent`),
+  );
+  await consent.confirmPassword(DEMO_PASSWORD);
+  const accepted = await resent;
+  expect(accepted.status()).toBe(200);
+  // The very answers of the refused session, with the new password proof.
+  const resentBody = accepted.request().postDataJSON() as { records: { id: string }[]; signing: object };
+  expect(resentBody.records).toEqual(refusedBody.records);
+  expect(accepted.request().headers()["idempotency-key"]).not.toBe(
+    answer.request().headers()["idempotency-key"],
+  );
+  await expect(outbox.item(label)).toHaveCount(0);
   const held = await stored(page, participant);
-  expect(held.status).toBe("awaiting_participant");
-  expect(held.signatures).toEqual([]);
+  expect(held.status).toBe("awaiting_witness");
+  expect(held.signatures.map((s) => s.role)).toEqual(["participant", "clinro"]);
 });
 
 test("emailing the consent from its share menu puts a mail with the PDF in the mail drop", async ({
@@ -592,5 +625,95 @@ test.describe("a consent the page cannot use", () => {
       }),
     ]);
     await expect(page.getByText("Look at the hologram")).toHaveCount(0);
+  });
+});
+
+test.describe("wrong passwords at a signature", () => {
+  const WRONG = "WrongPass1!";
+  const FIVE_WRONG =
+    "5 wrong passwords at a signature: you were signed out. Sign in again to sign. Nothing was signed.";
+
+  /** The coordinator at the clinician's signature of a participant awaiting theirs. */
+  async function atTheClinicianSignature(page: Page, which: number) {
+    await signedIn(page, COORDINATOR);
+    const consentId = await mainConsentId(page);
+    const participant = await awaitingParticipant(page, consentId, which);
+    const consent = new ConsentCompletionPage(page);
+    await consent.goto(pathOf(participant));
+    await participantPart(consent);
+    await consent.mode("Type").click();
+    await consent.typedName().fill("Casey Coordinator");
+    await consent.sign().click();
+    return { consent, token: String((await storedUser(page))?.token) };
+  }
+
+  test("online: the server checks and records each try, and the fifth ends the session", async ({ page }) => {
+    test.setTimeout(240_000);
+    const { consent, token } = await atTheClinicianSignature(page, -2);
+    const checks: number[] = [];
+    page.context().on("response", (response) => {
+      if (response.url().endsWith("/control/v2/signing-password/check")) checks.push(response.status());
+    });
+    for (let left = 4; left >= 1; left--) {
+      await consent.confirmPassword(WRONG);
+      await expect(consent.passwordDialog().getByRole("alert")).toContainText(
+        left === 1 ? "one more wrong password signs you out" : `${left} tries are left`,
+      );
+      if (left === 3) await screenshotAtSizes(page, "signing", "dialog-wrong-online");
+    }
+    await consent.confirmPassword(WRONG);
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByText(FIVE_WRONG)).toBeVisible();
+    expect(checks).toEqual([422, 422, 422, 422, 429]);
+    // The server ended the session: the token no longer works.
+    const after = await page.request.get("/control/v2/signing-key", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(after.status()).toBe(401);
+  });
+
+  test("offline: the device counts and caps the tries, and queues each one for the server with the next sync", async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(240_000);
+    const { consent, token } = await atTheClinicianSignature(page, -3);
+    const sent: { path: string; status: number }[] = [];
+    context.on("response", (response) => {
+      const path = new URL(response.url()).pathname;
+      if (path.startsWith("/control/v2/signing-password/") || path === "/control/clinro/logout") {
+        sent.push({ path, status: response.status() });
+      }
+    });
+    await context.setOffline(true);
+    for (let left = 4; left >= 1; left--) {
+      await consent.confirmPassword(WRONG);
+      await expect(consent.passwordDialog().getByRole("alert")).toContainText(
+        left === 1 ? "one more wrong password signs you out" : `${left} tries are left`,
+      );
+    }
+    await consent.confirmPassword(WRONG);
+    await expect(page).toHaveURL(/\/login/);
+    await expect(page.getByText(FIVE_WRONG)).toBeVisible();
+    // Signed out here; the server does not know yet, and the page says so.
+    const notice = page.getByRole("status").filter({ hasText: "You are signed out on this device" });
+    await expect(notice).toContainText(
+      "your session will be closed on the server as soon as the connection is back",
+    );
+    await expectNoSeriousViolations(page);
+    await screenshotAtSizes(page, "signing", "signed-out-offline");
+    expect(sent).toEqual([]);
+
+    // Back online: the five refusals reach the server with the session's token, then its revocation.
+    await context.setOffline(false);
+    await expect(notice).toHaveCount(0, { timeout: 30_000 });
+    expect(sent).toEqual([
+      ...Array.from({ length: 5 }, () => ({ path: "/control/v2/signing-password/refusals", status: 200 })),
+      { path: "/control/clinro/logout", status: 204 },
+    ]);
+    const after = await page.request.get("/control/v2/signing-key", {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    expect(after.status()).toBe(401);
   });
 });

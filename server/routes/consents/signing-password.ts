@@ -14,9 +14,9 @@ import {
   checkSigningPasswordCall,
   reportSigningRefusalCall,
 } from "../../../core/contracts/calls/signing-calls.ts";
-import { SIGNING_PASSWORD_INVALID } from "../../../core/contracts/consent-schemas.ts";
 import {
   MAX_SIGNING_ATTEMPTS,
+  SIGNING_PASSWORD_INVALID,
   SIGNING_ATTEMPTS_EXHAUSTED,
   type SigningPasswordRefused,
 } from "../../../core/contracts/signing-attempts.ts";

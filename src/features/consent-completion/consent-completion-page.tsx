@@ -58,7 +58,6 @@ import {
 } from "../../../core/survey-engine/consent-filter.ts";
 import type { Question } from "../../../core/contracts/survey-definition.ts";
 import { recordsToSubmit } from "../../../core/survey-engine/flow.ts";
-import { isoWithOffset } from "../../survey/questions/consent-signature-model.ts";
 import { ConsentSignatureQuestion } from "../../survey/questions/consent-signature-question.tsx";
 import { QuestionBody } from "../../survey/questions/question-body.tsx";
 import type { QuestionProps } from "../../survey/questions/question-props.ts";
@@ -70,7 +69,11 @@ import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-pan
 import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { AnsweredByNote, answeredBy } from "./answered-by.tsx";
 import { ConsentShareMenu } from "./consent-share-menu.tsx";
-import { SigningPasswordDialog, type AcceptedSigning } from "./signing-password-dialog.tsx";
+import {
+  SigningPasswordDialog,
+  signingProofOf,
+  type AcceptedSigning,
+} from "../../survey/questions/signing-password-dialog.tsx";
 import { consentSubmissionWrites, holdsStaffSignature } from "./submit-consent.ts";
 import { DraftOpenElsewhere } from "../../survey/runner/draft-open-elsewhere.tsx";
 import { useStudySiteNames, type RecordFacts } from "../../survey/runner/record-context.tsx";
@@ -103,10 +106,6 @@ function useConsentEvents(context: ConsentEventContext, write: WriteContext | nu
     },
     [studyId, participantId, consentId, consentVersion, write, t],
   );
-}
-
-function deviceTimeZone() {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || isoWithOffset(new Date()).slice(-6);
 }
 
 export function ConsentCompletionPage(props: ConsentCompletionProps) {
@@ -399,12 +398,7 @@ function LoadedConsent(props: LoadedProps) {
     async (role: SignerRole) => {
       const accepted = await askPassword(role);
       if (!accepted) return null;
-      signing.current = {
-        kid: accepted.kid,
-        password_ciphertext: accepted.passwordCiphertext,
-        captured_at: isoWithOffset(accepted.capturedAt),
-        time_zone: deviceTimeZone(),
-      };
+      signing.current = signingProofOf(accepted);
       return accepted.capturedAt;
     },
     [askPassword],
@@ -632,6 +626,7 @@ function LoadedConsent(props: LoadedProps) {
           signerName={props.userName}
           role={passwordRequest.role}
           record={record}
+          signedFor={{ consentId, participantId }}
           onAccepted={(accepted) => {
             passwordRequest.resolve(accepted);
             setPasswordRequest(null);

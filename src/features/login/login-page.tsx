@@ -7,6 +7,7 @@ import { useId, useRef, useState, type FormEvent } from "react";
 import { FORCED_CHANGE_PATH, safeRedirectTarget } from "../../auth/guards.ts";
 import { useSignIn } from "../../auth/sign-in.ts";
 import { forgetSignOutReason, signOutReason } from "../../auth/sign-out-reason.ts";
+import { PendingSignOutNotice } from "../../outbox-ui/pending-sign-out-notice.tsx";
 import { BrandMark } from "../../widgets/brand.tsx";
 import { TextField } from "../../widgets/field/text-field.tsx";
 
@@ -66,6 +67,7 @@ export function LoginPage({ redirectTarget }: { redirectTarget?: string }) {
             {i18n._(endedBecause)}
           </p>
         ) : null}
+        <PendingSignOutNotice />
         <form className="form" onSubmit={onSubmit} noValidate aria-describedby={error ? errorId : undefined}>
           <TextField
             label={<Trans id="login_username">Username</Trans>}

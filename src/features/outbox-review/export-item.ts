@@ -12,6 +12,7 @@ export const EXPORT_VERSION = 1;
 
 export type ExportedBody =
   | { type: "json"; value: unknown }
+  | { type: "empty" }
   | {
       type: "multipart";
       fields: Record<string, string>;
@@ -28,6 +29,7 @@ export type ExportedItem = {
 
 function exportBody(body: OutboxBody): ExportedBody {
   if (body.type === "json") return { type: "json", value: body.value };
+  if (body.type === "empty") return body;
   const files = body.files.map((file) => ({
     field: file.field,
     fileName: file.fileName,

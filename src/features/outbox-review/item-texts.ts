@@ -14,6 +14,23 @@ export const KIND_TEXT: Record<OutboxKind, MessageDescriptor> = {
   upload: msg({ id: "outbox_what_file", message: "Photo, signature or file" }),
   event: msg({ id: "outbox_what_update", message: "Update (a form opened, an announcement read)" }),
   enrolment: msg({ id: "outbox_what_enrolment", message: "New participant" }),
+  revocation: msg({
+    id: "outbox_what_revocation",
+    message: "Sign-out, to close the session on the server",
+  }),
+  "signing-refusal": msg({
+    id: "outbox_what_signing_refusal",
+    message: "A wrong signing password, for the audit trail",
+  }),
+};
+
+/**
+ * The item's name: a form's or a file's as it was stored; a sign-out and a refused signing
+ * password, which no person named, are called what they are.
+ */
+export const OWN_LABEL_TEXT: Partial<Record<OutboxKind, MessageDescriptor>> = {
+  revocation: msg({ id: "outbox_label_revocation", message: "Sign-out" }),
+  "signing-refusal": msg({ id: "outbox_label_signing_refusal", message: "Wrong signing password" }),
 };
 
 /** The three states a coordinator tells apart. */

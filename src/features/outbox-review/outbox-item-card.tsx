@@ -5,8 +5,10 @@ import { useState } from "react";
 import { formatDateTime } from "../../i18n/format-date.ts";
 import { retryNow } from "../../outbox/flusher.ts";
 import { formatBytes } from "./format-item.ts";
-import { KIND_TEXT, STATUS_TEXT, STATUS_WORD_TEXT, statusWord } from "./item-texts.ts";
+import { KIND_TEXT, OWN_LABEL_TEXT, STATUS_TEXT, STATUS_WORD_TEXT, statusWord } from "./item-texts.ts";
 import { canRetry, type ReviewItem } from "./visible-items.ts";
+import { needsSigningAgain } from "../../outbox/consent-resign.ts";
+import { SignAgainButton } from "./sign-again-button.tsx";
 
 type OutboxItemCardProps = {
   item: ReviewItem;
@@ -51,19 +53,32 @@ export function OutboxItemCard({
     : error.kind === "network"
       ? t({ id: "outbox_error_network", message: "No connection to the server" })
       : t({ id: "outbox_error_http", message: `The server answered ${status}: ${message}` });
-  const label = item.label;
+  const ownLabel = OWN_LABEL_TEXT[item.kind];
+  const label = ownLabel ? i18n._(ownLabel) : item.label;
   const word = statusWord(
     item.status,
     retrying || (sendingAll && canRetry(item) && item.state === "pending"),
   );
 
+  const request = item.own ? item.request : undefined;
+  const signAgain = request && needsSigningAgain({ ...item, request }) ? { ...item, request } : undefined;
+
   return (
     <li className={`outbox-item outbox-item--${item.status}`}>
       <div className="outbox-item__head">
-        <h3 className="outbox-item__label">{item.label}</h3>
+        <h3 className="outbox-item__label">{label}</h3>
         <span className={`outbox-status outbox-status--${word}`}>{i18n._(STATUS_WORD_TEXT[word])}</span>
       </div>
       <p className="outbox-item__why">{i18n._(STATUS_TEXT[item.status])}</p>
+      {signAgain ? (
+        <p className="outbox-item__why">
+          <Trans id="outbox_sign_again_why">
+            Your password has changed since you signed this consent, so the server could not accept your
+            signature. The participant's signature and every answer are kept on this device: sign again with
+            your current password to send it.
+          </Trans>
+        </p>
+      ) : null}
       <dl className="outbox-item__facts">
         <div>
           <dt>
@@ -114,6 +129,7 @@ export function OutboxItemCard({
       </dl>
       {canRetry(item) || item.canExportAndDiscard ? (
         <div className="outbox-item__actions">
+          {signAgain ? <SignAgainButton item={signAgain} label={label} /> : null}
           {canRetry(item) ? (
             <button
               type="button"
