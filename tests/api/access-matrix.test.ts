@@ -268,7 +268,6 @@ const SPECS: Record<string, Spec> = {
   // probed with the demo accounts' own password: an accepted try never counts towards the cap,
   // which would end a role's session halfway through the matrix.
   checkSigningPasswordCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     probe: ({ location, fixture }) => ({
@@ -286,7 +285,6 @@ const SPECS: Record<string, Spec> = {
     success: (cell) => consentSuccess(cell, [204]),
   },
   reportSigningRefusalCall: {
-    level: "site",
     locations: consentLocations,
     skip: notOfferedCell,
     probe: ({ location, fixture }) => ({

@@ -15,6 +15,8 @@ import { IDEMPOTENT_REFUSALS, REFUSALS } from "./common-answers.ts";
 export const checkSigningPasswordCall = defineCall({
   operationId: "checkSigningPassword",
   tag: "Consents",
+  // The consent and participant signed for, when named; else only the caller's own session.
+  scope: "participant",
   method: "POST",
   path: "/control/v2/signing-password/check",
   summary:
@@ -34,6 +36,7 @@ export const checkSigningPasswordCall = defineCall({
 export const reportSigningRefusalCall = defineCall({
   operationId: "reportSigningRefusal",
   tag: "Consents",
+  scope: "participant",
   method: "POST",
   path: "/control/v2/signing-password/refusals",
   summary: "Record a signing password that a device refused offline (one audit row per try)",
