@@ -52,6 +52,8 @@ export type RequestOptions<T> = {
   loaderKey?: string;
   onFail?: (error: ApiError) => void;
   signal?: AbortSignal;
+  /** Given the headers of a successful answer (the sign-in reads the server's Date). */
+  onHeaders?: (headers: Headers) => void;
   /**
    * The same call, already sent (the early definition download of early-definition.ts): its
    * response is read here as if this module had fetched it, under every rule above.
@@ -184,6 +186,7 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
     throw error;
   }
 
+  options.onHeaders?.(response.headers);
   const data = await readBody(response, options.responseType);
   if (options.successMessage) showToast(options.successMessage, "success", TOAST_SUCCESS_MS);
   return (options.schema ? z.parse(options.schema, data) : data) as T;

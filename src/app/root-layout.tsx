@@ -4,6 +4,7 @@ import { useEffect } from "react";
 import { getStoredUser, subscribeToStoredUser } from "../auth/session-store.ts";
 import { SessionInactivity } from "../features/session/session-inactivity.tsx";
 import { useStoredUser } from "../auth/use-stored-user.ts";
+import { ClockSkewNotice } from "./clock-skew-notice.tsx";
 import { requestPersistentStorage } from "../outbox/persistent-storage.ts";
 import { useOutboxChanges, usePendingCount } from "../outbox-ui/use-outbox.ts";
 import { useRefreshAfterDelivery } from "./use-refresh-after-delivery.ts";
@@ -74,6 +75,7 @@ export function RootLayout() {
       </a>
       <GlobalLoader />
       {showNavBar ? <NavBar /> : null}
+      {showNavBar ? <ClockSkewNotice /> : null}
       <main id="main" tabIndex={-1}>
         <Outlet />
       </main>

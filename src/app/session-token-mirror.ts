@@ -3,7 +3,7 @@
  * worker) in step with the stored user: a new token is saved and the outbox drained, a
  * sign-out removes that user's token so their items wait for them.
  */
-import { getStoredUser, subscribeToStoredUser } from "../auth/session-store.ts";
+import { getStoredUser, subscribeToStoredUser, tokenExpiresAtOnDevice } from "../auth/session-store.ts";
 import { requestFlush } from "../outbox/flusher.ts";
 import { removeSessionToken, saveSessionToken } from "../outbox/session-tokens.ts";
 
@@ -14,7 +14,8 @@ export function mirrorSessionTokens() {
     if (lastUserId !== undefined && lastUserId !== user?.id) await removeSessionToken(lastUserId);
     lastUserId = user?.id;
     if (user) {
-      await saveSessionToken(user.id, user.token, user.exp);
+      // The outbox (and the service worker) judge expiry on the device's clock: give it that.
+      await saveSessionToken(user.id, user.token, Math.floor(tokenExpiresAtOnDevice(user) / 1000));
       void requestFlush();
     }
   };

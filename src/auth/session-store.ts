@@ -16,6 +16,8 @@ export type StoredUser = Partial<MeResponse> & {
   is_temporary_password: boolean;
   /** Milliseconds since the epoch of the user's last activity. */
   last_active: number;
+  /** The server's clock minus the device's, measured at sign-in (device-clock.ts). */
+  clock_offset_ms?: number;
 };
 
 type Listener = () => void;
@@ -82,6 +84,12 @@ export function subscribeToStoredUser(listener: Listener) {
   };
 }
 
-export function isTokenExpired(user: Pick<StoredUser, "exp">, now = Date.now()) {
-  return user.exp * 1000 <= now;
+/** The token's expiry on the device's own clock: its `exp` is on the server's. */
+export function tokenExpiresAtOnDevice(user: Pick<StoredUser, "exp" | "clock_offset_ms">) {
+  return user.exp * 1000 - (user.clock_offset_ms ?? 0);
+}
+
+/** Judged on the server's time: a device clock days ahead does not end a fresh session. */
+export function isTokenExpired(user: Pick<StoredUser, "exp" | "clock_offset_ms">, now = Date.now()) {
+  return tokenExpiresAtOnDevice(user) <= now;
 }

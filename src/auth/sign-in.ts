@@ -40,6 +40,7 @@ export async function signIn(credentials: LoginRequest): Promise<SignInResult> {
     token: answer.token,
     is_temporary_password: answer.is_temporary_password,
     last_active: Date.now(),
+    clock_offset_ms: answer.clockOffsetMs,
   });
   if (answer.is_temporary_password) holdPassword(credentials.password);
   try {
