@@ -7,7 +7,6 @@
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { UNUSABLE_PASSWORD_HASH } from "../auth/passwords.ts";
-import { withAuditActor } from "../audit/audit-trail.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { users } from "../db/schema.ts";
@@ -78,7 +77,7 @@ export async function runAdminCommand(
   }
   const mailer = mail ?? mailFromEnv({ info: (_details, message) => output.out(message) });
   try {
-    const created = await withAuditActor(handle.db, null, async (tx) => {
+    const created = await handle.db.transaction(async (tx) => {
       const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.username, command.email));
       if (taken) return undefined;
       const [row] = await tx

@@ -33,7 +33,14 @@ import { STUDY_USAGE, runStudyCommand } from "./study-commands.ts";
 import { USER_USAGE, runUserCommand } from "./user-commands.ts";
 import { PARTICIPANT_USAGE, runParticipantCommand } from "./participant-commands.ts";
 import { ADMIN_USAGE, runAdminCommand } from "./admin-commands.ts";
-import { openDatabase, type DatabaseHandle } from "../db/client.ts";
+import {
+  ACTOR_USAGE,
+  ActorUsageError,
+  cliSessionSettings,
+  findActingUser,
+  takeActorFlag,
+} from "./cli-actor.ts";
+import { openDatabase, type DatabaseHandle, type SessionSettings } from "../db/client.ts";
 import { migrateForServerRole } from "../db/database-roles.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
 import { databaseOptionsFrom, readEnv } from "../env.ts";
@@ -106,7 +113,11 @@ ${AUDIT_USAGE}
 
 ${BACKUP_USAGE}
 
-${VISIT_USAGE}`;
+${VISIT_USAGE}
+
+Every command's writes are recorded in the audit trail as made by the operator of the shell
+(details.actor_label cli:<os user>@<host>); with --as, also by that portal user (actor_user_id):
+${ACTOR_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -163,13 +174,52 @@ function printOutcome(outcome: ImportOutcome, output: CliOutput) {
   }
 }
 
-export async function runCli(argv: string[], output: CliOutput, options: CliOptions = {}): Promise<number> {
-  if (argv[0] === "audit") return runAudit(argv.slice(1), output, options);
-  if (argv[0] === "backup" || argv[0] === "restore") return runBackup(argv, output, options);
-  if (argv[0] === "consent") {
-    return runConsentCommand(argv.slice(1), output, { handle: options.database, open: openMigrated });
+/** CliOptions, and how the command opens its database when none is given (with its actor). */
+type CliSession = CliOptions & { open: () => Promise<DatabaseHandle> };
+
+export async function runCli(
+  commandLine: string[],
+  output: CliOutput,
+  cliOptions: CliOptions = {},
+): Promise<number> {
+  let argv: string[];
+  let asEmail: string | undefined;
+  try {
+    ({ argv, asEmail } = takeActorFlag(commandLine));
+  } catch (error) {
+    if (!(error instanceof ActorUsageError)) throw error;
+    output.err(error.message);
+    output.err(USAGE);
+    return 2;
   }
-  const database = { handle: options.database, open: openMigrated };
+  let actorUserId: number | undefined;
+  if (asEmail !== undefined) {
+    try {
+      const handle = cliOptions.database ?? (await openMigrated(cliSessionSettings(undefined)));
+      try {
+        const acting = await findActingUser(handle, asEmail);
+        if ("refused" in acting) {
+          output.err(acting.refused);
+          return 2;
+        }
+        actorUserId = acting.userId;
+      } finally {
+        if (!cliOptions.database) await handle.close();
+      }
+    } catch (error) {
+      if (!(error instanceof DatabaseInUseError)) throw error;
+      output.err(`${error.message} Nothing was changed.`);
+      return 1;
+    }
+  }
+  const settings = cliSessionSettings(actorUserId);
+  const options: CliSession = { ...cliOptions, open: () => openMigrated(settings) };
+  if (argv[0] === "audit") return runAudit(argv.slice(1), output, options);
+  if (argv[0] === "backup" || argv[0] === "restore") return runBackup(argv, output, options, settings);
+  if (argv[0] === "consent") {
+    return runConsentCommand(argv.slice(1), output, { handle: options.database, open: options.open });
+  }
+  const database = { handle: options.database, open: options.open };
   if (argv[0] === "study") return runStudyCommand(argv.slice(1), output, database);
   if (argv[0] === "user") return runUserCommand(argv.slice(1), output, database, options.mail);
   if (argv[0] === "participant") return runParticipantCommand(argv.slice(1), output, database);
@@ -190,7 +240,7 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
   }
   if (parsed.kind === "visit") {
     try {
-      const handle = options.database ?? (await openMigrated());
+      const handle = options.database ?? (await options.open());
       try {
         return await runVisitSchedule(parsed, output, handle, options.mail);
       } finally {
@@ -213,7 +263,7 @@ export async function runCli(argv: string[], output: CliOutput, options: CliOpti
       for (const problem of check.problems) output.err(`  ${formatDefinitionProblem(problem)}`);
       return 1;
     }
-    const handle = options.database ?? (await openMigrated());
+    const handle = options.database ?? (await options.open());
     try {
       const outcome = await importInstrument(handle.db, {
         studyId: parsed.studyId,
@@ -239,12 +289,12 @@ async function runStandardImport(
   parsed: ImportCommand,
   format: ImportFormat,
   output: CliOutput,
-  options: CliOptions,
+  options: CliSession,
 ): Promise<number> {
   try {
     // Read before the database is opened: a file the reader refuses changes nothing.
     const imported = await readStandardInstrument(format, parsed.file, { form: parsed.form });
-    const handle = options.database ?? (await openMigrated());
+    const handle = options.database ?? (await options.open());
     try {
       const outcome = await storeImportedInstrument(handle.db, imported, parsed);
       printOutcome(outcome, output);
@@ -258,7 +308,7 @@ async function runStandardImport(
   }
 }
 
-async function runAudit(argv: string[], output: CliOutput, options: CliOptions): Promise<number> {
+async function runAudit(argv: string[], output: CliOutput, options: CliSession): Promise<number> {
   let command: AuditCommand;
   try {
     const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
@@ -270,7 +320,7 @@ async function runAudit(argv: string[], output: CliOutput, options: CliOptions):
     return 2;
   }
   try {
-    const handle = options.database ?? (await openMigrated());
+    const handle = options.database ?? (await options.open());
     try {
       return await runAuditCommand(command, handle, output);
     } finally {
@@ -283,7 +333,12 @@ async function runAudit(argv: string[], output: CliOutput, options: CliOptions):
   }
 }
 
-async function runBackup(argv: string[], output: CliOutput, options: CliOptions): Promise<number> {
+async function runBackup(
+  argv: string[],
+  output: CliOutput,
+  options: CliSession,
+  settings: SessionSettings,
+): Promise<number> {
   let command: BackupCommand;
   try {
     const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: {} });
@@ -299,8 +354,8 @@ async function runBackup(argv: string[], output: CliOutput, options: CliOptions)
     const handle =
       options.database ??
       (command.action === "restore"
-        ? await openDatabase(databaseOptionsFrom(readEnv()))
-        : await openMigrated());
+        ? await openDatabase({ ...databaseOptionsFrom(readEnv()), sessionSettings: settings })
+        : await options.open());
     try {
       return await runBackupCommand(command, handle, output);
     } finally {
@@ -313,9 +368,10 @@ async function runBackup(argv: string[], output: CliOutput, options: CliOptions)
   }
 }
 
-async function openMigrated() {
+/** The environment's database, migrated, its connections carrying the command's actor. */
+async function openMigrated(sessionSettings: SessionSettings) {
   const env = readEnv();
-  const options = databaseOptionsFrom(env);
+  const options = { ...databaseOptionsFrom(env), sessionSettings };
   // Two roles (docs/operations.md): the owner migrates, the command runs as the server's role.
   if (options.kind === "postgres" && env.MIGRATION_DATABASE_URL) {
     await migrateForServerRole(env.MIGRATION_DATABASE_URL, options.url);

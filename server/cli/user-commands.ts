@@ -19,7 +19,6 @@ import {
 } from "../../core/contracts/staff.ts";
 import { assignableRole } from "../../core/contracts/user-edit.ts";
 import { safeParse } from "zod/v4/core";
-import { withAuditActor } from "../audit/audit-trail.ts";
 import { hasUsablePassword } from "../auth/passwords.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { DatabaseInUseError } from "../db/pglite-lock.ts";
@@ -271,7 +270,7 @@ async function run(command: UserCommand, handle: DatabaseHandle, output: CliOutp
       );
       return 1;
     }
-    const { token } = await withAuditActor(db, null, (tx) => issueActivation(tx, user.id));
+    const { token } = await db.transaction((tx) => issueActivation(tx, user.id));
     return sendLinks([{ id: user.id, username: user.username, name: user.name, token }], mail(), output);
   }
   if (command.action === "deactivate") {
@@ -279,7 +278,7 @@ async function run(command: UserCommand, handle: DatabaseHandle, output: CliOutp
       output.out(`${user.username} is already deactivated: no changes.`);
       return 0;
     }
-    await withAuditActor(db, null, async (tx) => {
+    await db.transaction(async (tx) => {
       await tx
         .update(users)
         .set({ deactivatedAt: new Date(), tokenVersion: sql`${users.tokenVersion} + 1` })
@@ -293,9 +292,7 @@ async function run(command: UserCommand, handle: DatabaseHandle, output: CliOutp
     output.out(`${user.username} is not deactivated: no changes.`);
     return 0;
   }
-  await withAuditActor(db, null, (tx) =>
-    tx.update(users).set({ deactivatedAt: null }).where(eq(users.id, user.id)),
-  );
+  await db.transaction((tx) => tx.update(users).set({ deactivatedAt: null }).where(eq(users.id, user.id)));
   output.out(
     hasUsablePassword(user.passwordHash)
       ? `Reactivated ${user.username}: they sign in with their password again.`

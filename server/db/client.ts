@@ -115,13 +115,19 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /** Any fixed number: the advisory lock that serialises start-ups across server processes. */
 const MIGRATION_LOCK_ID = 7_357_001;
 
+/**
+ * Session-level settings every connection starts with (the `clinro` command's actor,
+ * server/cli/cli-actor.ts). A transaction's own set_config(..., true) still wins inside it.
+ */
+export type SessionSettings = Record<string, string>;
+
 export type DatabaseOptions =
-  | { kind: "postgres"; url: string; maxConnections?: number }
+  | { kind: "postgres"; url: string; maxConnections?: number; sessionSettings?: SessionSettings }
   /**
    * dataDir undefined keeps the database in memory (tests); loadDataDir starts it from a dump of
    * another one's data directory (dumpDataDir), as the API tests start from one seeded template.
    */
-  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob; sessionSettings?: SessionSettings };
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
@@ -135,6 +141,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // (with jitter, so that servers do not reconnect in step), and one gives up after 10 s.
       backoff: (retries: number) => (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** retries, 2),
       connect_timeout: 10,
+      // Startup parameters: each pooled connection, whenever it is (re)opened, has them.
+      connection: options.sessionSettings ?? {},
     });
     const db = drizzlePostgres({ client, schema }) as unknown as Database;
     // The lock is a session's: one reserved connection takes it, runs everything, releases it.
@@ -194,6 +202,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   });
   try {
     await client.waitReady;
+    // PGlite is one connection: its session settings are set once, here.
+    for (const [name, value] of Object.entries(options.sessionSettings ?? {})) {
+      await client.query("select set_config($1, $2, false)", [name, value]);
+    }
   } catch (error) {
     await unlock();
     throw error;
