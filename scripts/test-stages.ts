@@ -28,6 +28,12 @@ type Stage = {
 
 type Row = { name: string; seconds: number; outcome: "passed" | "failed" | "skipped"; tests: string };
 
+/**
+ * The app's version, which the build writes into the app (vite.config.ts reads it from npm's
+ * npm_package_version): npm sets it for `npm test`, and this sets it for a run started directly.
+ */
+const packageVersion: string = JSON.parse(readFileSync("package.json", "utf8")).version;
+
 const reportDir = mkdtempSync(path.join(tmpdir(), "clinro-stages-"));
 const reportOf = (stage: Stage) => path.join(reportDir, `${stage.name.replace(/\W+/g, "-")}.json`);
 
@@ -142,6 +148,7 @@ function runStage(stage: Stage, buffered: boolean): Promise<Row> {
     const child = spawn(command!, args, {
       stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit",
       env: {
+        npm_package_version: packageVersion,
         ...process.env,
         ...stage.env,
         ...(stage.counts === "playwright" ? { PLAYWRIGHT_JSON_OUTPUT_NAME: reportOf(stage) } : {}),
