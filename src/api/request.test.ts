@@ -1,5 +1,6 @@
 import type { MessageDescriptor } from "@lingui/core";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type * as SessionRevocation from "../outbox/session-revocation.ts";
 import * as z from "zod/mini";
 import { getStoredUser, setStoredUser, type StoredUser } from "../auth/session-store.ts";
 import { getLoadingState, isLoading } from "../widgets/loading/loading-store.ts";
@@ -8,6 +9,15 @@ import { forgetSignOutReason, signOutReason } from "../auth/sign-out-reason.ts";
 import { ApiError, NetworkError, SessionEndedError, request } from "./request.ts";
 
 const LOGOUT_PATH = "/control/clinro/logout";
+
+/** The sign-out's revocation goes through the outbox (src/auth/logout.ts): recorded here. */
+const queuedRevocations = vi.hoisted(() => vi.fn(async (_session: { token: string }) => {}));
+vi.mock("../outbox/session-revocation.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof SessionRevocation>()),
+  queueRevocation: queuedRevocations,
+}));
+beforeEach(() => queuedRevocations.mockClear());
+
 const TOKEN = "token-of-the-signed-in-user";
 const FAR_FUTURE_SECONDS = Math.floor(Date.now() / 1000) + 365 * 24 * 3600;
 
@@ -180,6 +190,7 @@ describe("shared request behaviour: what is sent", () => {
     const { headers } = onlyCall(fetchMock, "/control/users/forgot_password");
     expect(headers.has("Authorization")).toBe(false);
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(queuedRevocations).not.toHaveBeenCalled();
     expect(getToasts()).toHaveLength(0);
   });
 });
@@ -250,14 +261,13 @@ describe("shared request behaviour: how answers are read", () => {
 
 describe("error catalogue: 401 and 403", () => {
   it("logs out and says authorization is required for 5 seconds on 401", async () => {
-    const fetchMock = stubFetch(failWith(401, "Unauthorized", { message: "token revoked" }));
+    stubFetch(failWith(401, "Unauthorized", { message: "token revoked" }));
     const error = await rejection(request({ path: "/control/users" }));
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 401 });
     expect(getStoredUser()).toBeNull();
-    const revoke = onlyCall(fetchMock, LOGOUT_PATH);
-    expect(revoke.init.method).toBe("POST");
-    expect(revoke.headers.get("Authorization")).toBe(`Bearer ${TOKEN}`);
+    expect(queuedRevocations).toHaveBeenCalledTimes(1);
+    expect(queuedRevocations).toHaveBeenCalledWith(expect.objectContaining({ token: TOKEN }));
     expect(getToasts()).toEqual([
       expect.objectContaining({
         kind: "error",
@@ -273,6 +283,7 @@ describe("error catalogue: 401 and 403", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(getStoredUser()).toMatchObject({ token: TOKEN });
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(queuedRevocations).not.toHaveBeenCalled();
     expect(signOutReason()).toBeUndefined();
   });
 
@@ -303,6 +314,7 @@ describe("error catalogue: 401 and 403", () => {
     expect(error).toMatchObject({ status: 403 });
     expect(getStoredUser()).toMatchObject({ token: TOKEN });
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(queuedRevocations).not.toHaveBeenCalled();
     expect(getToasts()).toEqual([
       expect.objectContaining({
         kind: "error",
@@ -321,6 +333,7 @@ describe("error catalogue: 401 and 403", () => {
     expect(error).toMatchObject({ status: 403 });
     expect(getStoredUser()).toMatchObject({ token: TOKEN });
     expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+    expect(queuedRevocations).not.toHaveBeenCalled();
     expect(getToasts()).toHaveLength(0);
     expect(onFail).toHaveBeenCalledWith(error);
   });
@@ -348,6 +361,7 @@ describe("error catalogue: status texts and message precedence", () => {
       ]);
       expect(getStoredUser()).toMatchObject({ token: TOKEN });
       expect(callsTo(fetchMock, LOGOUT_PATH)).toHaveLength(0);
+      expect(queuedRevocations).not.toHaveBeenCalled();
     },
   );
 

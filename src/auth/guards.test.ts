@@ -1,5 +1,6 @@
 import { isRedirect } from "@tanstack/react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type * as SessionRevocation from "../outbox/session-revocation.ts";
 import { dismissToast, getToasts } from "../widgets/toast/toast-store.ts";
 import {
   FORCED_CHANGE_PATH,
@@ -9,6 +10,14 @@ import {
   safeRedirectTarget,
 } from "./guards.ts";
 import { getStoredUser, setStoredUser, type StoredUser } from "./session-store.ts";
+
+/** The sign-out's revocation goes through the outbox (src/auth/logout.ts): recorded here. */
+const queuedRevocations = vi.hoisted(() => vi.fn(async (_session: { token: string }) => {}));
+vi.mock("../outbox/session-revocation.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof SessionRevocation>()),
+  queueRevocation: queuedRevocations,
+}));
+beforeEach(() => queuedRevocations.mockClear());
 
 const TOKEN = "guard-test-token";
 const FAR_FUTURE_SECONDS = Math.floor(Date.now() / 1000) + 365 * 24 * 3600;
@@ -96,10 +105,7 @@ describe("requireSignedIn: unauthenticated users are sent to login", () => {
         text: expect.objectContaining({ id: "error_session_expired" }),
       }),
     ]);
-    expect(fetchMock).toHaveBeenCalledWith(
-      "/control/clinro/logout",
-      expect.objectContaining({ method: "POST", headers: { Authorization: `Bearer ${TOKEN}` } }),
-    );
+    expect(queuedRevocations).toHaveBeenCalledWith(expect.objectContaining({ token: TOKEN }));
   });
 
   it("lets a signed-in user with a valid token through and returns the user", () => {
