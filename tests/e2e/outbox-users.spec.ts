@@ -17,7 +17,11 @@ async function signOutThroughTheMenu(page: Page, name: string) {
   await page.getByRole("button", { name: "Log out" }).click();
 }
 
-const queued = (page: Page) => page.evaluate(async () => (await window.clinroOutbox!.list()).length);
+/** The users' items waiting (a sign-out's revocation is the outbox's own, not a user's item). */
+const queued = (page: Page) =>
+  page.evaluate(
+    async () => (await window.clinroOutbox!.list()).filter((item) => item.kind !== "revocation").length,
+  );
 
 /** The user ids that have a persisted query cache in this browser. */
 const persistedCacheOwners = (page: Page) =>
