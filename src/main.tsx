@@ -12,6 +12,7 @@ import { persistQueries } from "./app/query-persistence.ts";
 import { mirrorSessionTokens } from "./app/session-token-mirror.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { onSignOut } from "./auth/logout.ts";
+import { watchOutboxForRefusedSession } from "./auth/outbox-refused-session.ts";
 import { getStoredUser } from "./auth/session-store.ts";
 import { activateLocale, i18n, preferredLocale } from "./i18n/i18n.ts";
 import { startOutboxFlusher } from "./outbox/flusher.ts";
@@ -52,6 +53,7 @@ async function start() {
   registerServiceWorker();
   mirrorSessionTokens();
   startOutboxFlusher();
+  watchOutboxForRefusedSession();
   exposeOutboxSupportHandle();
   // Still loading when the app mounts, the route is not loaded twice: the router's Transitioner
   // leaves a load under way to finish.

@@ -214,7 +214,7 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       report.waitingForSignIn.push(item.id);
     } else if (verdict === "sign-in") {
       rejectedUsers.add(item.userId);
-      await deps.tokens.markRejected(item.userId, token);
+      await deps.tokens.markRejected(item.userId, token, code);
       await deps.store.update(item.id, (current) => ({
         ...current,
         attempts: current.attempts + 1,

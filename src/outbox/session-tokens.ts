@@ -8,7 +8,13 @@ import { createStore, del, get, set } from "idb-keyval";
 
 const tokenStore = createStore("clinro-sessions", "tokens");
 
-export type SessionToken = { token: string; exp: number; rejected?: boolean };
+export type SessionToken = {
+  token: string;
+  exp: number;
+  rejected?: boolean;
+  /** The code of the 401 that rejected it (token_revoked, user_deactivated…): the sign-in page says why. */
+  rejectedCode?: string;
+};
 
 export function getSessionToken(userId: number) {
   return get<SessionToken>(userId, tokenStore);
@@ -21,9 +27,11 @@ export async function saveSessionToken(userId: number, token: string, exp: numbe
   await set(userId, { token, exp } satisfies SessionToken, tokenStore);
 }
 
-export async function markTokenRejected(userId: number, token: string) {
+export async function markTokenRejected(userId: number, token: string, code?: string) {
   const current = await getSessionToken(userId);
-  if (current?.token === token) await set(userId, { ...current, rejected: true }, tokenStore);
+  if (current?.token === token) {
+    await set(userId, { ...current, rejected: true, ...(code ? { rejectedCode: code } : {}) }, tokenStore);
+  }
 }
 
 export function removeSessionToken(userId: number) {
