@@ -12,8 +12,12 @@ import { expectNoSeriousViolations } from "./support/axe.ts";
 
 /** GALLERY_DIR picks another build (so parallel runs need not share dist-gallery/). */
 const GALLERY_DIR = path.resolve(process.env.GALLERY_DIR ?? "dist-gallery");
-/** In this run's port range, next to the app's. */
-const GALLERY_PORT = Number(process.env.E2E_PORT ?? 4173) + 5;
+/**
+ * In this run's port range, next to the app's: one per worker, as the sizes' passes run side by
+ * side (each worker that runs one serves the gallery itself).
+ */
+const galleryPort = (parallelIndex: number) => Number(process.env.E2E_PORT ?? 4173) + 5 + parallelIndex;
+let GALLERY_PORT = galleryPort(0);
 const SCREENS_DIR = process.env.GALLERY_SCREENS_DIR ?? path.resolve("test-results", "widget-gallery");
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -38,7 +42,9 @@ function readStories(): string[] {
 
 let server: Server;
 
-test.beforeAll(async () => {
+// eslint-disable-next-line no-empty-pattern -- Playwright gives the fixtures a pattern names: none here.
+test.beforeAll(async ({}, testInfo) => {
+  GALLERY_PORT = galleryPort(testInfo.parallelIndex);
   server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://gallery");
     const relative = decodeURIComponent(url.pathname).replace(/^\/+/, "") || "index.html";
@@ -70,7 +76,8 @@ async function openStory(page: Page, id: string) {
 
 const stories = readStories();
 
-test.describe.configure({ mode: "serial" });
+// The two sizes' passes are the longest tests of the suite: they run side by side.
+test.describe.configure({ mode: "parallel" });
 
 test("the gallery has a story for every widget", () => {
   const widgets = new Set(stories.map((id) => id.split("--")[1]));
