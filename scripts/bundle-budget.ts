@@ -44,7 +44,7 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // on a consent refused for its signer's password, the sign-in page's word on a sign-out still
   // to reach the server and their English texts, about 1.8 KiB: 181.0. Every line that build
   // found over its budget was set again from it (lazy chunks count the first load).
-  // A revoked session ended at the outbox's first 401 (src/auth/outbox-refused-session.ts) and
+  // A revoked session ended at the outbox's first 401 (src/auth/refused-session.ts) and
   // the day's merges: the first load 181.7, and the lazy lines that build found over set again.
   app: 183, // 181.7
   // The participant's submission review, over the default by the first load's growth.

@@ -12,7 +12,7 @@ import { persistQueries } from "./app/query-persistence.ts";
 import { mirrorSessionTokens } from "./app/session-token-mirror.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { onSignOut } from "./auth/logout.ts";
-import { watchOutboxForRefusedSession } from "./auth/outbox-refused-session.ts";
+import { watchOutboxForRefusedSession } from "./auth/refused-session.ts";
 import { getStoredUser } from "./auth/session-store.ts";
 import { activateLocale, i18n, preferredLocale } from "./i18n/i18n.ts";
 import { startOutboxFlusher } from "./outbox/flusher.ts";

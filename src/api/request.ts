@@ -13,14 +13,13 @@ import * as z from "zod/mini";
 import "../../core/contracts/zod-messages.ts";
 import { logout } from "../auth/logout.ts";
 import { getStoredUser, isTokenExpired } from "../auth/session-store.ts";
-import { rememberSignOutReason } from "../auth/sign-out-reason.ts";
+import { endRefusedSession } from "../auth/refused-session.ts";
 import { startLoading, stopLoading } from "../widgets/loading/loading-store.ts";
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS, showToast, type ToastText } from "../widgets/toast/toast-store.ts";
 import { authorizedHeaders, buildUrl, type RequestQuery } from "./request-url.ts";
 import {
   failureMessage,
   failureToastDuration,
-  refusedTokenMessage,
   sessionExpiredMessage,
   statusMessages,
 } from "./error-messages.ts";
@@ -172,13 +171,8 @@ export async function request<T = unknown>(options: RequestOptions<T>): Promise<
     const handledByCaller = response.status === 403 && options.handle403Locally === true;
     // A public call's 401 says nothing of the session: it was sent without the token.
     const tokenRefused = response.status === 401 && (options.auth ?? true);
-    const refusedReason = tokenRefused ? refusedTokenMessage(errorBody) : undefined;
-    if (refusedReason) {
-      // The sign-in page says why (a revoked session, a deactivated account), not a passing toast.
-      rememberSignOutReason(refusedReason);
-      logout();
-    } else if (tokenRefused) {
-      logout(statusMessages[response.status]);
+    if (tokenRefused) {
+      endRefusedSession(errorBody);
     } else if (!options.suppressErrorToast && !handledByCaller) {
       showToast(displayMessage, "error", failureToastDuration(response.status));
     }

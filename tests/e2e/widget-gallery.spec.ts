@@ -16,8 +16,7 @@ const GALLERY_DIR = path.resolve(process.env.GALLERY_DIR ?? "dist-gallery");
  * In this run's port range, next to the app's: one per worker, as the sizes' passes run side by
  * side (each worker that runs one serves the gallery itself).
  */
-const galleryPort = (parallelIndex: number) => Number(process.env.E2E_PORT ?? 4173) + 5 + parallelIndex;
-let GALLERY_PORT = galleryPort(0);
+const galleryPort = () => Number(process.env.E2E_PORT ?? 4173) + 5 + test.info().parallelIndex;
 const SCREENS_DIR = process.env.GALLERY_SCREENS_DIR ?? path.resolve("test-results", "widget-gallery");
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -42,9 +41,7 @@ function readStories(): string[] {
 
 let server: Server;
 
-// eslint-disable-next-line no-empty-pattern -- Playwright gives the fixtures a pattern names: none here.
-test.beforeAll(async ({}, testInfo) => {
-  GALLERY_PORT = galleryPort(testInfo.parallelIndex);
+test.beforeAll(async () => {
   server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://gallery");
     const relative = decodeURIComponent(url.pathname).replace(/^\/+/, "") || "index.html";
@@ -57,7 +54,7 @@ test.beforeAll(async ({}, testInfo) => {
     });
     createReadStream(file).pipe(response);
   });
-  await new Promise<void>((resolve) => server.listen(GALLERY_PORT, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(galleryPort(), "127.0.0.1", resolve));
 });
 
 test.afterAll(async () => {
@@ -65,7 +62,7 @@ test.afterAll(async () => {
 });
 
 async function openStory(page: Page, id: string) {
-  await page.goto(`http://127.0.0.1:${GALLERY_PORT}/?story=${id}&mode=preview`);
+  await page.goto(`http://127.0.0.1:${galleryPort()}/?story=${id}&mode=preview`);
   await expect(page.locator("[data-storyloaded]")).toHaveCount(1, { timeout: 15_000 });
   // Lazy widgets (PDF viewer, photo editor) show their loading text first.
   await expect(page.getByText("Loading…", { exact: true })).toHaveCount(0);

@@ -4,7 +4,7 @@ import { drainOutbox } from "../outbox/drain.ts";
 import { eventsWrite, makeOutboxItem } from "../outbox/enqueue.ts";
 import { indexedDbOutboxStore, listItems, putItem, removeItem } from "../outbox/outbox-store.ts";
 import { indexedDbSessionTokens, saveSessionToken } from "../outbox/session-tokens.ts";
-import { endSessionRefusedInOutbox, watchOutboxForRefusedSession } from "./outbox-refused-session.ts";
+import { endSessionRefusedInOutbox, watchOutboxForRefusedSession } from "./refused-session.ts";
 import { getStoredUser, setStoredUser } from "./session-store.ts";
 import { forgetSignOutReason, signOutReason } from "./sign-out-reason.ts";
 
