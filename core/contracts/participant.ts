@@ -3,6 +3,7 @@
  * Both are scoped to a study and site of the URL that the user's permissions name.
  */
 import * as z from "zod/mini";
+import { participantConsent } from "./consent-gate.ts";
 import { rowId as idParam } from "./input-bounds.ts";
 
 /** /control/studies/{studyId}/sites/{siteId}/... */
@@ -33,6 +34,12 @@ export const participantResponse = z.object({
   subject_id: z.string(),
   /** Where visit join links go; null when none was given. */
   email: z.nullable(z.string()),
+  /**
+   * The consents still holding this participant's ratings back (core/contracts/consent-gate.ts):
+   * empty unless the study asks consent first. Optional on the wire: a participant cached on a
+   * device by an earlier release has none.
+   */
+  consents_holding_back: z.optional(z.array(participantConsent)),
 });
 export type ParticipantResponse = z.infer<typeof participantResponse>;
 

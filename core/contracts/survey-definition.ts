@@ -243,6 +243,11 @@ export const surveyDefinition = z.looseObject({
   questionsWithScoring: z.optional(z.array(id)),
   consent_id: z.optional(z.union([z.string(), z.number().check(z.int())])),
   consent_version: z.optional(z.union([z.string(), z.number().check(z.int())])),
+  /**
+   * A consent that holds no rating back in a study that asks consent first (an optional
+   * sub-study); every other consent must be complete first (core/contracts/consent-gate.ts).
+   */
+  optional: z.optional(z.boolean()),
   /** Removed from the survey copy that is submitted (spec 02 section 3). */
   url: z.optional(z.string()),
 });

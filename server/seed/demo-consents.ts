@@ -69,20 +69,22 @@ export const DEMO_CONSENTS: DemoConsent[] = [
     title: "Main Study Informed Consent",
     version: 2,
     deployedDaysAgo: 45,
-    // Most have signed; some still await the clinician, the participant or the witness; a few
-    // declined. Participants alternate between the two sites, so each status appears in both.
+    // Most have signed, the first eight of every sixteen among them (the study asks consent
+    // first: they are the ones rated); some still await the clinician, the participant or the
+    // witness; a few declined. Participants alternate between the two sites, so each status
+    // appears in both.
     statusOf: (index) => {
       switch (index % 16) {
-        case 0:
+        case 8:
         case 9:
           return "awaiting_clinro";
-        case 3:
         case 10:
+        case 11:
           return "awaiting_participant";
-        case 5:
         case 12:
+        case 13:
           return "awaiting_witness";
-        case 6:
+        case 14:
         case 15:
           return index % 32 === index % 16 ? "declined" : "complete";
         default:
@@ -120,6 +122,17 @@ export const DEMO_CONSENTS: DemoConsent[] = [
     },
   },
 ];
+
+/**
+ * Whether the participant at this index of a study that asks consent first may have been rated:
+ * each consent that is not optional (its definition says so) is complete for them.
+ */
+export function demoParticipantConsented(index: number): boolean {
+  return DEMO_CONSENTS.every((demo) => {
+    const status = demo.statusOf(index);
+    return status === null || status === "complete" || demoConsentJson(demo.file).optional === true;
+  });
+}
 
 export function demoConsentJson(file: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path.join(SEED_DIR, file), "utf8")) as Record<string, unknown>;

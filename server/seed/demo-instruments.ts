@@ -135,6 +135,8 @@ export async function seedDemoInstruments(
   studyId: number,
   participantIds: number[],
   completers: number[],
+  /** Whether the participant at this index may have been rated (consent first, demo-consents.ts). */
+  mayBeRated: (index: number) => boolean = () => true,
   now = Date.now(),
 ) {
   const created = await tx
@@ -178,8 +180,10 @@ export async function seedDemoInstruments(
       key: DemoInstrument["key"],
       startMs: number,
       expirationMs: number | null,
-      completion?: { atMs: number; by: number },
-    ) =>
+      wanted?: { atMs: number; by: number },
+    ) => {
+      // A participant whose required consent is not complete has never been rated.
+      const completion = mayBeRated(index) ? wanted : undefined;
       rows.push({
         instrumentId: idOf[key],
         participantId,
@@ -188,6 +192,7 @@ export async function seedDemoInstruments(
         completion: completion ? at(completion.atMs) : null,
         whoCompleted: completion?.by ?? null,
       });
+    };
     // HAM-D 17, weekly: four weeks ago (every fifth participant missed it), two weeks ago (every
     // fourth missed it), and this week's, which every sixth participant has already done.
     instance(

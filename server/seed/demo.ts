@@ -15,7 +15,7 @@ import {
   type StudyConfig,
 } from "../db/schema.ts";
 import { makeDemoPeople } from "./demo-people.ts";
-import { seedDemoConsents } from "./demo-consents.ts";
+import { demoParticipantConsented, seedDemoConsents } from "./demo-consents.ts";
 import { seedDemoInstruments } from "./demo-instruments.ts";
 import { seedDemoVisits } from "./demo-visits.ts";
 import { seedDemoAnnouncements } from "./demo-announcements.ts";
@@ -233,6 +233,7 @@ export async function seedDemo(db: Database) {
         study.id,
         participantIdsByStudy.get(study.id) ?? [],
         completersByStudy.get(study.id) ?? [],
+        study.newConsentEnabled ? demoParticipantConsented : undefined,
       );
       if (study.newConsentEnabled) {
         await seedDemoConsents(tx, study.id, participantIdsByStudy.get(study.id) ?? []);

@@ -21,12 +21,12 @@ import { stringify } from "yaml";
 import { errorBody } from "../../core/contracts/errors.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import { parseDefinitionOrThrow, definitionJsonOf } from "../support/submissions.ts";
-import { runCli } from "../../server/cli/run-cli.ts";
 import { auditLog, instruments } from "../../server/db/schema.ts";
+import { runCli } from "../../server/cli/run-cli.ts";
 import { createMailer } from "../../server/mail/mailer.ts";
 import { STUDY_EXPORT_ACTION } from "../../server/study-export/export-audit.ts";
 import { describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";
-import { mailsTo, tokenOfLink } from "../support/mail-drop.ts";
+import { cliSucceeds, firstAdministrator, invited, type Person } from "../support/site-staff.ts";
 import {
   everySelectOneAnswered,
   newParticipant,
@@ -35,10 +35,6 @@ import {
 } from "../support/submitted-study.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const NEW_PASSWORD = "Chosen&Strong42";
-const PUBLIC_URL = "https://portal.test.example";
-
-type Person = { id: number; username: string; token: string };
 
 /** One study with two sites, the people of the tests and a participant with a rating at each site. */
 type Setting = {
@@ -81,37 +77,6 @@ function csvSiteIds(payload: Buffer): Set<string> {
       if (row.site_id !== undefined && !name.startsWith("codebook")) ids.add(row.site_id);
   }
   return ids;
-}
-
-async function activate(api: ApiHarness, email: string): Promise<Person> {
-  await api.app.backgroundTasks.drain();
-  const link = (await mailsTo(api.dataDir, email)).at(-1)?.links[0];
-  if (!link) throw new Error(`no mail to ${email}`);
-  const activated = await api.request("POST", "/control/users/setup_password", {
-    body: {
-      token: tokenOfLink(link),
-      password: NEW_PASSWORD,
-      password_confirmation: NEW_PASSWORD,
-      platform_type: "clinro",
-    },
-  });
-  expect(activated.statusCode, activated.body).toBe(200);
-  return { id: await userIdOf(api, email), username: email, token: await api.signIn(email, NEW_PASSWORD) };
-}
-
-/** Invites a user through the portal's call (as the administrator) and activates them from the mail. */
-async function invited(
-  api: ApiHarness,
-  administrator: Person,
-  body: Record<string, unknown>,
-): Promise<Person> {
-  const email = `${String(body.name).toLowerCase().replace(/\W+/g, ".")}-${randomUUID().slice(0, 8)}@site.example`;
-  const response = await api.request("POST", "/control/users/invitations", {
-    token: administrator.token,
-    body: { email, ...body },
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return activate(api, email);
 }
 
 /** A participant at the site rated with the study's HAM-D 17 by the clinician. */
@@ -186,26 +151,7 @@ async function demoSetting(api: ApiHarness): Promise<Setting> {
 
 /** A two-site study of a site's own, made on the empty database as the README's first start says. */
 async function ownStudySetting(api: ApiHarness, workDir: string): Promise<Setting> {
-  const cli = async (...argv: string[]) => {
-    const lines: string[] = [];
-    const mailer = createMailer(
-      { from: "Portal <no-reply@test.example>", dropDir: path.join(api.dataDir, "mail") },
-      { info: () => {} },
-    );
-    try {
-      const code = await runCli(
-        argv,
-        { out: (line) => lines.push(line), err: (line) => lines.push(line) },
-        { database: api.handle, mail: { mailer, publicUrl: PUBLIC_URL } },
-      );
-      expect(code, lines.join("\n")).toBe(0);
-    } finally {
-      mailer.close();
-    }
-  };
-  const adminEmail = "it.lead@site.example";
-  await cli("admin", "create", "--email", adminEmail, "--name", "Ines Lead");
-  const administrator = await activate(api, adminEmail);
+  const administrator = await firstAdministrator(api, "it.lead@site.example", "Ines Lead");
 
   const file = path.join(workDir, "own-study.yaml");
   await writeFile(
@@ -237,7 +183,7 @@ async function ownStudySetting(api: ApiHarness, workDir: string): Promise<Settin
       consents: [],
     }),
   );
-  await cli("study", "apply", file);
+  await cliSucceeds(api, "study", "apply", file);
 
   const coordinator = await invited(api, administrator, {
     name: "Carla Coordinator",

@@ -2,7 +2,8 @@
  * POST /control/participants/me/events?platform=clinro: instrument and announcement events,
  * stored once per Idempotency-Key. A read event naming an announcement (info.announcement_id)
  * also marks it read for the user; every participant and announcement named must be the user's
- * (403 otherwise).
+ * (403 otherwise). An instrument event (one naming info.instrument_id) for a participant whose
+ * study asks consent first waits for their consent: a 409 naming it (server/consents/consent-gate.ts).
  */
 import { postEventsCall } from "../../../core/contracts/calls/event-calls.ts";
 import { MAX_ID } from "../../../core/contracts/input-bounds.ts";
@@ -13,6 +14,7 @@ import type { AppContext } from "../../context.ts";
 import { participantEvents } from "../../db/schema.ts";
 import { HttpError, invalidRequest } from "../../http/errors.ts";
 import { hashRequest, idempotencyKeyOf, runIdempotentWrite } from "../../idempotency/idempotent-write.ts";
+import { requireConsentFirst } from "../../consents/consent-gate.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 import { hasStudyPermission } from "../../users/load-me.ts";
 import { addressedAnnouncementIds, markAnnouncementsRead } from "../../announcements/announcement-records.ts";
@@ -80,6 +82,14 @@ export function eventRoutes(app: FastifyInstance, ctx: AppContext) {
         }
       }
     }
+
+    // Consent first: no instrument event for a participant whose required consent is not complete.
+    const rated = new Set(
+      events.flatMap((event) =>
+        event.participant !== undefined && event.info.instrument_id !== undefined ? [event.participant] : [],
+      ),
+    );
+    for (const participantId of rated) await requireConsentFirst(ctx.db, participantId);
 
     // Each announcement named must be one addressed to the user; a read event marks it read.
     const announcementIds = events.map(announcementIdOf);

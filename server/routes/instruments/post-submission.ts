@@ -3,7 +3,8 @@
  * (header version 010, Idempotency-Key): a JSON array holding one completed instrument.
  *
  * Checked before anything is written: access to the participant, the user's permission to
- * administer the instrument, the definition version it answered, its answers (the engine's
+ * administer the instrument, the participant's consent where the study asks consent first (a 409
+ * naming the consent, server/consents/consent-gate.ts), the definition version it answered, its answers (the engine's
  * validateSubmission, against the stored definition), and its attachments (files this
  * participant uploaded for clinro). Then, once per Idempotency-Key, the submission is stored with
  * the scores the server computed and its instance is completed (record-submission.ts).
@@ -35,6 +36,7 @@ import {
 } from "../../idempotency/idempotent-write.ts";
 import { administerForbidden, studyRoleOf } from "../../instruments/administer-permission.ts";
 import { definitionVersion, parsedDefinition } from "../../instruments/instrument-definitions.ts";
+import { requireConsentFirst } from "../../consents/consent-gate.ts";
 import { recordSubmission } from "../../instruments/record-submission.ts";
 import { findAccessibleParticipant } from "../../participants/participant-access.ts";
 import { participantForbidden } from "../../participants/site-access.ts";
@@ -96,6 +98,7 @@ export function submissionRoutes(app: FastifyInstance, ctx: AppContext) {
       if (!isPermitted(instrument.permissions, await studyRoleOf(ctx.db, user.id, participant.studyId))) {
         throw administerForbidden(instrument.displayName);
       }
+      await requireConsentFirst(ctx.db, participant.id);
 
       const definitionRow =
         payload!.version_number <= MAX_ID

@@ -21,6 +21,7 @@ import {
   participantSitePermission,
   participantStudyPermission,
 } from "../../participants/site-access.ts";
+import { consentsHoldingBackParticipant } from "../../consents/consent-gate.ts";
 import { clinicianDeliveryCounts, participantAnswer } from "../../participants/participant-record.ts";
 
 function prepareParticipantHome(db: Database) {
@@ -30,6 +31,7 @@ function prepareParticipantHome(db: Database) {
     .select({
       participant: participants,
       studyName: studies.name,
+      asksConsentFirst: studies.newConsentEnabled,
       total: counts.total,
       completed: counts.completed,
     })
@@ -66,7 +68,12 @@ export function participantRoutes(app: FastifyInstance, ctx: AppContext) {
         studyId,
         siteId,
       });
-      if (row) return participantAnswer(row.participant, row.studyName, row);
+      if (row) {
+        const answer = participantAnswer(row.participant, row.studyName, row);
+        // Consent first: what the participant home shows locked, kept on the device for offline.
+        const holdingBack = await consentsHoldingBackParticipant(ctx.db, participantId, row.asksConsentFirst);
+        return { ...answer, consents_holding_back: holdingBack };
+      }
       // No row: a session that no longer holds (its 401 first), or a participant of another
       // study or site, one the user may not read, or none at all: the same 403 for all three.
       await confirmedSession(request);
