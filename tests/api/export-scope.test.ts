@@ -22,8 +22,6 @@ import { errorBody } from "../../core/contracts/errors.ts";
 import { ROLE_CODE } from "../../core/contracts/roles.ts";
 import { parseDefinitionOrThrow, definitionJsonOf } from "../support/submissions.ts";
 import { auditLog, instruments } from "../../server/db/schema.ts";
-import { runCli } from "../../server/cli/run-cli.ts";
-import { createMailer } from "../../server/mail/mailer.ts";
 import { STUDY_EXPORT_ACTION } from "../../server/study-export/export-audit.ts";
 import { describeOnEachDatabase, type ApiHarness } from "../support/api-harness.ts";
 import { cliSucceeds, firstAdministrator, invited, type Person } from "../support/site-staff.ts";
@@ -368,39 +366,14 @@ function exportScopeTests(api: ApiHarness, build: (api: ApiHarness) => Promise<S
     ]);
 
     // The command line: --export names the studies of the groups it is given in.
-    const lines: string[] = [];
-    const mailer = createMailer(
-      { from: "Portal <no-reply@test.example>", dropDir: path.join(api.dataDir, "mail") },
-      {
-        info: () => {},
-      },
-    );
     const email = `cli-${tag}@site.example`;
-    try {
-      const code = await runCli(
-        [
-          "user",
-          "invite",
-          "--email",
-          email,
-          "--name",
-          "Cli Exporter",
-          "--study",
-          String(studyId),
-          "--role",
-          "11",
-          "--sites",
-          String(mySite),
-          "--export",
-          String(studyId),
-        ],
-        { out: (line) => lines.push(line), err: (line) => lines.push(line) },
-        { database: api.handle, mail: { mailer, publicUrl: PUBLIC_URL } },
-      );
-      expect(code, lines.join("\n")).toBe(0);
-    } finally {
-      mailer.close();
-    }
+    await cliSucceeds(
+      api,
+      ..."user invite --email".split(" "),
+      email,
+      ...["--name", "Cli Exporter", "--study", String(studyId), "--role", "11"],
+      ...["--sites", String(mySite), "--export", String(studyId)],
+    );
     const cliUser = { id: await userIdOf(api, email), username: email, token: "" };
     expect(await access(cliUser)).toEqual([expect.objectContaining({ study_id: studyId, may_export: true })]);
   });
