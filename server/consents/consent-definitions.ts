@@ -21,7 +21,7 @@ import {
 import type { Database, Transaction } from "../db/client.ts";
 import { consentParticipants, consents, consentVersions, participants, studies } from "../db/schema.ts";
 import { ImportError } from "../instruments/import-instrument.ts";
-import { isDecisionQuestion } from "./consent-status.ts";
+import { isDecisionQuestion } from "../../core/survey-engine/consent-status.ts";
 
 type Executor = Database | Transaction;
 

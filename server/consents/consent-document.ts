@@ -15,7 +15,7 @@ import { uploadedFiles } from "../db/schema.ts";
 import { readFileContents } from "../files/file-store.ts";
 import type { ConsentPdfInput, ConsentPdfKind, ConsentPdfSignature } from "../pdf/consent-pdf.ts";
 import { manifestationOf, type ConsentState } from "./consent-signings.ts";
-import { signerRoleOf } from "./consent-status.ts";
+import { signerRoleOf } from "../../core/survey-engine/consent-status.ts";
 import { canonicalJson, sha256Hex } from "./signature-hash.ts";
 
 /** An answer as a person reads it: choice labels, or the values, joined. */

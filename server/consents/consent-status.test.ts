@@ -3,7 +3,7 @@ import type { AnswerEntry, AnswerRecord } from "../../core/contracts/survey-answ
 import { makeRecord } from "../../core/survey-engine/answer-state.ts";
 import { parseSurveyDefinition } from "../../core/survey-engine/validate-definition.ts";
 import { demoConsentJson } from "../seed/demo-consents.ts";
-import { consentStatusOf, mergeRecords } from "./consent-status.ts";
+import { consentStatusOf, mergeRecords } from "../../core/survey-engine/consent-status.ts";
 
 const parsed = parseSurveyDefinition(demoConsentJson("mdd301-main-consent.json"));
 if (!parsed.ok) throw new Error("the demo consent does not parse");

@@ -40,7 +40,7 @@ import { HttpError } from "../http/errors.ts";
 import type { Transaction } from "../db/client.ts";
 import { consentVersionOf } from "./consent-definitions.ts";
 import { loadConsentState, storeSigning } from "./consent-signings.ts";
-import { isSigned, signerRoleOf } from "./consent-status.ts";
+import { isSigned, signerRoleOf } from "../../core/survey-engine/consent-status.ts";
 import { canonicalJson } from "./signature-hash.ts";
 import { decryptSigningPassword } from "./signing-key.ts";
 

@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
-import { mergeRecords } from "./consent-status.ts";
+import { mergeRecords } from "../../core/survey-engine/consent-status.ts";
 
 /** JSON with object keys sorted at every level; undefined object members left out, as JSON does. */
 export function canonicalJson(value: unknown): string {

@@ -1,3 +1,5 @@
+import { CONSENT_REQUIRED_CODE } from "../../core/contracts/consent-gate.ts";
+
 /**
  * Retry timing: exponential backoff with jitter, 2 s doubling up to 5 minutes (as Enketo's
  * queue does), so that many tablets coming back online do not all send at the same moment.
@@ -18,12 +20,15 @@ export function retryDelayMs(attempts: number, random: () => number = Math.rando
 export type SendVerdict = "delivered" | "retry" | "sign-in" | "refused";
 
 /**
- * 2xx delivered; 401 waits for the user to sign in again; 408, 429 and 5xx are retried; any
- * other 4xx is a refusal that a retry would not change.
+ * 2xx delivered; 401 waits for the user to sign in again; 408, 429 and 5xx are retried; so is
+ * a rating refused for a consent not yet complete (a 409 consent_required): held in the queue
+ * until the consent reaches the server, never failed; any other 4xx is a refusal that a retry
+ * would not change.
  */
-export function verdictForStatus(status: number): SendVerdict {
+export function verdictForStatus(status: number, code?: string): SendVerdict {
   if (status >= 200 && status < 300) return "delivered";
   if (status === 401) return "sign-in";
   if (status === 408 || status === 429 || status >= 500) return "retry";
+  if (status === 409 && code === CONSENT_REQUIRED_CODE) return "retry";
   return "refused";
 }

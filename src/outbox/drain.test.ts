@@ -457,6 +457,69 @@ describe("sending side by side", () => {
   });
 });
 
+describe("consent first: a rating queued after the consent it needs", () => {
+  const AT_PARTICIPANT = { ...ALICE, studyId: 101, siteId: 1011, participantId: 7 };
+  const consentRequired: SendOutcome = {
+    kind: "answered",
+    status: 409,
+    message: "The participant's consent is awaiting participant",
+    body: { message: "The participant's consent is awaiting participant", code: "consent_required" },
+  };
+
+  it("holds a rating the server refuses for a consent not yet complete, retrying it, never failing it", async () => {
+    const rating = event(AT_PARTICIPANT, NOW - 10, "HAM-D 17");
+    const { deps, outbox } = setup([rating], () => consentRequired);
+    const report = await drainOutbox(deps);
+    expect(report).toMatchObject({ retrying: [rating.id], refused: [] });
+    const kept = outbox.records.get(rating.id)!;
+    expect(kept.state).toBe("pending");
+    expect(kept.lastError).toMatchObject({ status: 409, code: "consent_required" });
+    expect(kept.nextAttemptAt).toBeGreaterThan(NOW);
+  });
+
+  it("fails any other 409 for good, as before", async () => {
+    const item = event(AT_PARTICIPANT);
+    const { deps, outbox } = setup([item], () => ({ ...answered(409), body: { code: "in_conflict" } }));
+    await drainOutbox(deps);
+    expect(outbox.records.get(item.id)!.state).toBe("failed");
+  });
+
+  it("delivers a consent signed offline before the rating queued after it, whose answer depends on it", async () => {
+    const consent = event(AT_PARTICIPANT, NOW - 20, "Main consent");
+    const rating = event(AT_PARTICIPANT, NOW - 10, "HAM-D 17");
+    let consented = false;
+    // The server as it behaves: the rating is taken only once the consent is stored.
+    const { deps, sent } = setup([rating, consent], (item) => {
+      if (item.id === consent.id) consented = true;
+      return item.id === rating.id && !consented ? consentRequired : answered(200);
+    });
+    const report = await drainOutbox(deps);
+    expect(sent.map((entry) => entry.id)).toEqual([consent.id, rating.id]);
+    expect(report.delivered).toEqual([consent.id, rating.id]);
+  });
+
+  it("sends the held rating again once the consent that failed to send has gone through", async () => {
+    const consent = event(AT_PARTICIPANT, NOW - 20, "Main consent");
+    const rating = event(AT_PARTICIPANT, NOW - 10, "HAM-D 17");
+    let serverUp = false;
+    let consented = false;
+    const { deps, outbox } = setup([consent, rating], (item) => {
+      if (item.id === consent.id) {
+        if (!serverUp) return answered(503);
+        consented = true;
+        return answered(200);
+      }
+      return consented ? answered(201) : consentRequired;
+    });
+    const first = await drainOutbox(deps);
+    expect(first.retrying).toEqual([consent.id, rating.id]);
+    serverUp = true;
+    const second = await drainOutbox(deps, { ignoreBackoff: true });
+    expect(second.delivered).toEqual([consent.id, rating.id]);
+    expect(outbox.records.size).toBe(0);
+  });
+});
+
 describe("offline enrolment: writes for a participant the server does not know yet", () => {
   const PROVISIONAL = -4321;
   const SERVER_ID = 77;

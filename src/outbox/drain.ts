@@ -10,6 +10,9 @@
  * - a submission waits until the items it depends on (its uploads) are delivered, whichever
  *   lane they are in;
  * - 5xx, 408, 429 and network errors are retried with backoff; a network error ends the round;
+ * - a rating refused because the participant's consent is not complete yet (409
+ *   consent_required) is held and retried with backoff: the consent signed on this device before
+ *   it is ahead of it in its participant's lane;
  * - a 401 marks that user's token rejected: their items wait for them to sign in again;
  * - a sign-out (a revocation, session-revocation.ts) goes before anything else of its user: first
  *   the signing refusals made in that session, with its token, then the revocation; the user's
@@ -173,8 +176,8 @@ export async function drainOutbox(deps: DrainDependencies, options: DrainOptions
       return;
     }
 
-    const verdict = verdictForStatus(outcome.status);
     const code = errorCodeOf(outcome.body);
+    const verdict = verdictForStatus(outcome.status, code);
     const lastError = {
       kind: "http" as const,
       status: outcome.status,

@@ -38,6 +38,7 @@ export type NewWrite = {
   dependsOn?: string[];
   draftKey?: string;
   instrument?: OutboxItem["instrument"];
+  consent?: OutboxItem["consent"];
 };
 
 /** A write whose files are bytes: what an outbox item holds. */
@@ -87,6 +88,7 @@ export function makeOutboxItem(
     dependsOn: write.dependsOn ?? [],
     draftKey: write.draftKey,
     ...(write.instrument ? { instrument: write.instrument } : {}),
+    ...(write.consent ? { consent: write.consent } : {}),
     ...(session ? { session } : {}),
   };
 }

@@ -83,6 +83,12 @@ export type OutboxItem = {
    */
   instrument?: { id: number; instanceId?: number | undefined };
   /**
+   * The consent a consent signing is for, and whether it completes it: while it waits to be
+   * sent, the participant's instruments open on this device (consent first,
+   * core/contracts/consent-gate.ts), and the ratings queued after it follow it to the server.
+   */
+  consent?: { id: number; completes: boolean };
+  /**
    * The session the item belongs to, sent with its token instead of the user's current one: a
    * revocation names the token it ends, and a signing refusal was made in that session. Such an
    * item needs no sign-in to be sent; once the token has expired, a refusal goes with the user's

@@ -341,8 +341,10 @@ const SPECS: Record<string, Spec> = {
       isPermitted(fixture.instrument.get(location.studyId)!.permissions, studyRole(role, location.studyId)),
     probe: submissionPost,
     // Access granted, the submission is then judged on its answers (none here: its required
-    // questions missing, 400); the submission tests store complete ones.
-    success: () => [201, 400, 422],
+    // questions missing, 400), or, at MDD-301 (consent first), refused for the participant's
+    // consent still open (409, tests/api/consent-first.test.ts); the submission tests store
+    // complete ones.
+    success: () => [201, 400, 409, 422],
   },
   instrumentHistoryCall: {
     probe: ({ location, fixture }) => ({

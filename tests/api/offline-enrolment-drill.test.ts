@@ -1,7 +1,8 @@
 /**
  * The offline enrolment drill (site set-up issue, section 4): 20 participants enrolled on a
- * device without a connection, each with a consent (its drawn signature uploaded first), an
- * instrument with a photo, and an event; then the connection comes back. Everything goes through
+ * device without a connection, each with a consent (its drawn signature uploaded first, then
+ * witnessed on the same tablet: MDD-301 asks consent first), an instrument with a photo, and an
+ * event; then the connection comes back. Everything goes through
  * the app's real outbox: its enqueue functions and IndexedDB store (fake-indexeddb on Node), its
  * durable map of provisional ids, its drain, and its transport (fetch over HTTP to the real
  * server on a port). Every record must arrive, in order, exactly once, with no 404 and no
@@ -65,6 +66,7 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
   let baseUrl = "";
   let token = "";
   let coordinator = { id: 0, username: "coordinator@demo.test" };
+  let witness = { id: 0, username: "witness@demo.test", token: "" };
   let kitchenId = 0;
   let kitchen: SurveyDefinition | undefined;
   let consentId = 0;
@@ -82,6 +84,11 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
       .from(users)
       .where(eq(users.username, coordinator.username));
     coordinator = { ...coordinator, id: user!.id };
+    const [witnessRow] = await api.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, witness.username));
+    witness = { ...witness, id: witnessRow!.id, token: await api.signIn(witness.username) };
     const [instrument] = await api.db
       .select({ id: instruments.id })
       .from(instruments)
@@ -146,6 +153,46 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
     siteId: SITE,
     ...(participantId === undefined ? {} : { participantId }),
   });
+
+  /**
+   * The witness's session of the main consent, signed on the same tablet: MDD-301 asks consent
+   * first, and its main consent is complete only once witnessed.
+   */
+  function witnessWrite(participantId: number, index: number): NewWrite {
+    const { definition } = consent!;
+    const body: ConsentSubmissionBody = {
+      consent_id: consent!.consent_id,
+      consent_version: consent!.consent_version,
+      records: [
+        makeRecord(
+          definition.questions.witness_signature!,
+          [
+            {
+              label: "Grace Mensah",
+              value: "Grace Mensah",
+              question: "witness_signature",
+              signature_type: "text",
+              signed_date: CAPTURED_AT,
+            },
+          ],
+          new Date("2026-11-22T14:25:00.000Z"),
+        ),
+      ],
+      completion: "2026-11-22T14:26:00.000Z",
+      browser_info: "offline enrolment drill",
+      signing,
+    };
+    return {
+      kind: "consent",
+      label: `Witnessed consent ${index}`,
+      request: {
+        method: "POST",
+        path: `/control/v2/witness/participant/${participantId}/consent`,
+        headers: { version: "010" },
+        body: { type: "json", value: body },
+      },
+    };
+  }
 
   /** The kitchen sink answered as the instrument page would, with one photo named for `participantId`. */
   function instrumentWrites(participantId: number, index: number) {
@@ -290,6 +337,15 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
         signed.submission,
         context(provisional),
       );
+      // The witness signs after the clinician's session: queued after it, and waiting for it.
+      const witnessed = await enqueueWrite(
+        { ...witnessWrite(provisional, index), dependsOn: [consentItem.id] },
+        {
+          ...context(provisional),
+          userId: witness.id,
+          username: witness.username,
+        },
+      );
       const answered = instrumentWrites(provisional, index);
       const submissionItem = await enqueueSubmissionWithUploads(
         [answered.upload],
@@ -309,17 +365,21 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
         enrolment.id,
         ...consentItem.dependsOn.slice(1),
         consentItem.id,
+        witnessed.id,
         submissionItem.id,
         seen.id,
       ]);
     }
     const queued = await listItems();
-    expect(queued).toHaveLength(PARTICIPANTS * 6);
+    expect(queued).toHaveLength(PARTICIPANTS * 7);
 
     // The connection is back: the real drain, with the real transport, until nothing is left.
     const sent: { item: OutboxItem; outcome: SendOutcome }[] = [];
     const tokens: SessionTokens = {
-      get: async () => ({ token, exp: Math.floor(Date.now() / 1000) + 3600 }),
+      get: async (userId) => ({
+        token: userId === witness.id ? witness.token : token,
+        exp: Math.floor(Date.now() / 1000) + 3600,
+      }),
       markRejected: async () => {},
     };
     const reports: DrainReport[] = [];
@@ -349,8 +409,8 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
     expect(statuses.filter((status) => status < 200 || status >= 300)).toEqual([]);
     expect(reports.flatMap((report) => report.refused)).toEqual([]);
     // Exactly once: each item sent one time, none of them with a provisional id.
-    expect(sent).toHaveLength(PARTICIPANTS * 6);
-    expect(new Set(sent.map(({ item }) => item.id)).size).toBe(PARTICIPANTS * 6);
+    expect(sent).toHaveLength(PARTICIPANTS * 7);
+    expect(new Set(sent.map(({ item }) => item.id)).size).toBe(PARTICIPANTS * 7);
     for (const { item } of sent) {
       expect(item.request.path).not.toMatch(/\/-\d+/);
       expect(
@@ -369,6 +429,17 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
     for (const ids of queuedFor.values()) {
       const [enrolmentId, ...rest] = ids;
       for (const id of rest) expect(order.get(id)!).toBeGreaterThan(order.get(enrolmentId!)!);
+    }
+    // Consent first: each rating reached the server after the consent it needs was complete.
+    for (const { item, outcome } of sent) {
+      if (item.kind !== "submission") continue;
+      expect(outcome).toMatchObject({ status: 201 });
+      const witnessed = sent.findIndex(
+        (other) =>
+          other.item.label.startsWith("Witnessed") && other.item.participantId === item.participantId,
+      );
+      expect(witnessed).toBeGreaterThanOrEqual(0);
+      expect(witnessed).toBeLessThan(order.get(item.id)!);
     }
     for (const { item } of sent) {
       for (const dependency of item.dependsOn)
@@ -414,7 +485,7 @@ describeOnEachDatabase("offline enrolment drill", (api) => {
         and(inArray(consentParticipants.participantId, ids), eq(consentParticipants.consentId, consentId)),
       );
     expect(await perParticipant(signed)).toEqual(once);
-    expect(signed.every((row) => row.status !== "awaiting_participant")).toBe(true);
+    expect(signed.every((row) => row.status === "complete")).toBe(true);
     const files = await api.db
       .select({ participantId: uploadedFiles.participantId, module: uploadedFiles.moduleName })
       .from(uploadedFiles)

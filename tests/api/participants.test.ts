@@ -70,6 +70,8 @@ describeOnEachDatabase("GET /control/studies/:studyId/sites/:siteId/participants
       study_name: "MDD-301 Depression Maintenance",
       subject_id: "MDD-9001",
       email: "odalys@example.org",
+      // MDD-301 asks consent first; no consent was offered to this participant: nothing holds back.
+      consents_holding_back: [],
     });
     participantResponse.parse(response.json());
   });

@@ -449,6 +449,8 @@ function LoadedConsent(props: LoadedProps) {
       }
       const { uploads, consent } = consentSubmissionWrites({
         definition: session.definition,
+        consentDefinition: data.definition,
+        earlierRecords: data.records,
         flow,
         readOnlyIds: session.readOnlyIds,
         files,

@@ -84,6 +84,8 @@ function clinicianSession() {
 }
 
 const common = {
+  consentDefinition: definition,
+  earlierRecords: [],
   consentId: 4,
   consentVersion: 2,
   participantId: 7,
@@ -130,6 +132,8 @@ describe("consentSubmissionWrites", () => {
     // The body is what the server's contract accepts.
     expect(consentSubmissionBody.safeParse(writes.body).success).toBe(true);
     expect(JSON.stringify(writes.body)).not.toContain("DemoPass");
+    // The witness has yet to sign: the consent is not complete with this session.
+    expect(writes.consent.consent).toEqual({ id: 4, completes: false });
   });
 
   it("a witness session sends only its own records, through the witness endpoint", () => {
@@ -155,6 +159,8 @@ describe("consentSubmissionWrites", () => {
     const writes = consentSubmissionWrites({
       ...common,
       definition: session.definition,
+      consentDefinition: definition,
+      earlierRecords: earlier.records,
       flow,
       readOnlyIds: session.readOnlyIds,
       files: new Map(),
@@ -164,6 +170,8 @@ describe("consentSubmissionWrites", () => {
     expect(writes.uploads).toEqual([]);
     expect(writes.consent.request.path).toBe("/control/v2/witness/participant/7/consent");
     expect(writes.body.records.map((record) => record.id)).toEqual(["witness_signature"]);
+    // With the earlier session's signatures, the witness's completes the consent.
+    expect(writes.consent.consent).toEqual({ id: 4, completes: true });
   });
 
   it("a staff signature without its password proof is not queued", () => {

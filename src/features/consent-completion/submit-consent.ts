@@ -25,6 +25,7 @@ import type { SurveyDefinition } from "../../../core/contracts/survey-definition
 import { BROWSER_INFO_MAX_CHARACTERS } from "../../../core/contracts/survey-submission.ts";
 import { recordsToSubmit, type FlowState } from "../../../core/survey-engine/flow.ts";
 import { sessionRecords } from "../../../core/survey-engine/consent-filter.ts";
+import { consentStatusOf, mergeRecords } from "../../../core/survey-engine/consent-status.ts";
 import {
   isoWithOffset,
   needsPassword,
@@ -33,7 +34,12 @@ import {
 } from "../../survey/questions/consent-signature-model.ts";
 
 export type ConsentSubmissionInput = {
+  /** The definition as this session walks it (consent-filter.ts's consentSession). */
   definition: SurveyDefinition;
+  /** The consent as published, every signer's questions in its order. */
+  consentDefinition: SurveyDefinition;
+  /** What the earlier sessions signed, as the server holds it. */
+  earlierRecords: readonly AnswerRecord[];
   flow: FlowState;
   readOnlyIds: ReadonlySet<string>;
   files: ReadonlyMap<string, Blob>;
@@ -99,6 +105,13 @@ export function consentSubmissionWrites(input: ConsentSubmissionInput): {
       kind: "consent",
       label: input.label,
       draftKey: input.draftKey,
+      // With the earlier sessions' signatures: whether the consent is complete once this one is stored.
+      consent: {
+        id: input.consentId,
+        completes:
+          consentStatusOf(input.consentDefinition, mergeRecords([input.earlierRecords, records])) ===
+          "complete",
+      },
       request: {
         method: "POST",
         path: callPath(input.asWitness ? postWitnessConsentCall : postClinicianConsentCall, {

@@ -32,6 +32,8 @@ import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runn
 import { useSurveyDraft, type DraftStatus } from "../../survey/runner/use-survey-draft.ts";
 import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
+import { ConsentFirstNotice } from "../consent-gate/consent-first-notice.tsx";
+import { useConsentLock } from "../consent-gate/use-consent-lock.ts";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
 import { instrumentSubmissionWrites } from "./submit-instrument.ts";
 import { mayAdminister } from "../../../core/contracts/instrument-permission.ts";
@@ -117,16 +119,17 @@ export function InstrumentPage(props: InstrumentPageProps) {
   });
   const draft = useSurveyDraft(draftKey, user?.id);
   const record = useInstrumentRecord(studyId, siteId, participantId);
+  const consentLock = useConsentLock(studyId, siteId, participantId);
 
   // The loader stops on a download failure and says so once (spec 02 section 8).
   const downloadFailed =
     definition.isError && !(definition.error instanceof ApiError && definition.error.status === 403);
   const reportedDownload = useRef(false);
   useEffect(() => {
-    if (!downloadFailed || reportedDownload.current) return;
+    if (!downloadFailed || reportedDownload.current || consentLock.length > 0) return;
     reportedDownload.current = true;
     sendEvent("downloadFailed", { reason: definition.error?.message });
-  }, [downloadFailed, sendEvent, definition.error]);
+  }, [downloadFailed, sendEvent, definition.error, consentLock.length]);
 
   const participantLink = (
     <Link
@@ -161,6 +164,22 @@ export function InstrumentPage(props: InstrumentPageProps) {
         >
           {null}
         </AccessDeniedPanel>
+      </div>
+    );
+  }
+
+  if (consentLock.length > 0) {
+    // Consent first: a bookmark or a link does not open an instrument the server would refuse.
+    return (
+      <div className="page page--narrow">
+        <ConsentFirstNotice
+          studyId={studyId}
+          siteId={siteId}
+          participantId={participantId}
+          consents={consentLock}
+          headingLevel={1}
+        />
+        <div className="page__actions">{participantLink}</div>
       </div>
     );
   }

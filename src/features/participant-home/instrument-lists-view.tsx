@@ -30,7 +30,11 @@ const SubmissionReview = lazy(() =>
   import("./submission-review.tsx").then((module) => ({ default: module.SubmissionReview })),
 );
 
-type Props = ParticipantHomeProps & { architectureVersion: number | undefined };
+type Props = ParticipantHomeProps & {
+  architectureVersion: number | undefined;
+  /** Consent first: the participant's required consent is not complete; nothing opens yet. */
+  consentLocked: boolean;
+};
 
 /** The to-do and completed tabs, from the list source the study's architecture version picks. */
 export function InstrumentLists(props: Props) {
@@ -67,8 +71,10 @@ function InstancesLists(props: Props) {
   // Delivered and visible events: once per instance per page visit (this mount), not per render.
   const sent = useRef(new Set<string>());
   const { studyId, siteId, participantId } = props;
+  const { consentLocked } = props;
   useEffect(() => {
-    if (!lists || !user) return;
+    // Before consent nothing is delivered to this participant: no events (the server refuses them).
+    if (!lists || !user || consentLocked) return;
     void sendTodoEvents(
       lists.todo,
       { studyId, participantId },
@@ -76,7 +82,7 @@ function InstancesLists(props: Props) {
       sent.current,
       t({ id: "outbox_label_instrument_events", message: "Instrument events" }),
     );
-  }, [lists, user, studyId, siteId, participantId, t]);
+  }, [lists, user, studyId, siteId, participantId, t, consentLocked]);
   return <ListsState {...props} source="instances" lists={lists} error={query.error} />;
 }
 
@@ -114,7 +120,8 @@ function InstrumentTabs({
   studyId,
   siteId,
   participantId,
-}: ParticipantHomeProps & { lists: Lists; source: ListSource }) {
+  consentLocked,
+}: ParticipantHomeProps & { lists: Lists; source: ListSource; consentLocked: boolean }) {
   const { t } = useLingui();
   const router = useRouter();
   const user = useStoredUser();
@@ -211,6 +218,7 @@ function InstrumentTabs({
         <TodoList
           rows={lists.todo}
           queued={queued}
+          consentLocked={consentLocked}
           onOpen={(row) => (row.locked ? setLocked(row) : void openInstrument(row))}
         />
       </div>
@@ -244,10 +252,12 @@ function InstrumentTabs({
 function TodoList({
   rows,
   queued,
+  consentLocked,
   onOpen,
 }: {
   rows: TodoRow[];
   queued: ReadonlySet<string>;
+  consentLocked: boolean;
   onOpen: (row: TodoRow) => void;
 }) {
   if (rows.length === 0) {
@@ -263,6 +273,8 @@ function TodoList({
         <li key={row.key}>
           {queued.has(row.key) ? (
             <QueuedRow row={row} />
+          ) : consentLocked ? (
+            <ConsentLockedRow row={row} />
           ) : (
             <button
               type="button"
@@ -289,6 +301,21 @@ function TodoList({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** An instrument of a participant whose required consent is not complete: shown, not opened. */
+function ConsentLockedRow({ row }: { row: TodoRow }) {
+  return (
+    <div className="instrument-row instrument-row--locked">
+      <span className="instrument-row__name">{row.name}</span>
+      <span className="instrument-row__lock">
+        <LockIcon />
+        <span className="visually-hidden">
+          <Trans id="participant_row_consent_locked">(locked: the participant's consent comes first)</Trans>
+        </span>
+      </span>
+    </div>
   );
 }
 

@@ -74,7 +74,7 @@ function instruments(): InstrumentWithInstances[] {
   ];
 }
 
-function Harness() {
+function Harness({ consentLocked }: { consentLocked: boolean }) {
   useOutboxChanges();
   return (
     <InstrumentLists
@@ -82,11 +82,12 @@ function Harness() {
       siteId={SITE_ID}
       participantId={PARTICIPANT_ID}
       architectureVersion={NEWER_ARCHITECTURE}
+      consentLocked={consentLocked}
     />
   );
 }
 
-function renderLists() {
+function renderLists({ consentLocked = false } = {}) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
   });
@@ -96,7 +97,7 @@ function renderLists() {
   render(
     <I18nProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <Harness />
+        <Harness consentLocked={consentLocked} />
       </QueryClientProvider>
     </I18nProvider>,
   );
@@ -152,6 +153,20 @@ describe("the instrument's read event", () => {
     });
     expect(server.events().map((event) => event.type)).toContain("delivered");
     expect(server.events().map((event) => event.type)).not.toContain("read");
+    expect(push).not.toHaveBeenCalled();
+  });
+
+  it("is neither sent nor offered while the participant's consent comes first, nor are the list's events", async () => {
+    const server = stubEventsServer();
+    renderLists({ consentLocked: true });
+    // The instrument is listed, locked, and is no button to open.
+    expect(await screen.findByText("(locked: the participant's consent comes first)")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /HAM-D 17/ })).toBeNull();
+    await act(async () => {
+      await requestFlush();
+    });
+    expect(await queuedEvents()).toEqual([]);
+    expect(server.events()).toEqual([]);
     expect(push).not.toHaveBeenCalled();
   });
 });

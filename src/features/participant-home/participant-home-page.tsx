@@ -12,6 +12,8 @@ import { ROLE_CODE } from "../../../core/contracts/roles.ts";
 import type { Visit } from "../../../core/contracts/visits.ts";
 import { formatDateTime } from "../../i18n/format-date.ts";
 import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
+import { ConsentFirstNotice } from "../consent-gate/consent-first-notice.tsx";
+import { useConsentLock } from "../consent-gate/use-consent-lock.ts";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { summarizeParticipant } from "./participant-summary.ts";
@@ -26,7 +28,8 @@ const ScheduleVisitDialog = lazy(() =>
 
 /**
  * The participant home (spec 01 section 2): the summary block, then the to-do and completed
- * tabs. A 403 on the participant shows the access-denied panel instead.
+ * tabs; in a study that asks consent first, the to-do list stays locked, with the way to the
+ * consent, until the participant's required consent is complete. A 403 on the participant shows the access-denied panel instead.
  */
 export function ParticipantHomePage(props: ParticipantHomeProps) {
   const { studyId, siteId, participantId } = props;
@@ -35,6 +38,7 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
   const participant = useQuery(participantQuery(studyId, siteId, participantId));
   // Only a study the user has permission in: the study call answers 403 (a logout) otherwise.
   const study = useQuery({ ...studyQuery(studyId), enabled: user !== null && permitted });
+  const consentLock = useConsentLock(studyId, siteId, participantId);
 
   if (participant.error instanceof ApiError && participant.error.status === 403) {
     return <ParticipantAccessDenied {...props} />;
@@ -87,8 +91,13 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
         </div>
       ) : null}
       {maySchedule ? <ScheduleVisitAction {...props} participant={participant.data} /> : null}
+      <ConsentFirstNotice {...props} consents={consentLock} headingLevel={2} />
       {study.data ? (
-        <InstrumentLists {...props} architectureVersion={study.data.config.instrument_architecture_version} />
+        <InstrumentLists
+          {...props}
+          architectureVersion={study.data.config.instrument_architecture_version}
+          consentLocked={consentLock.length > 0}
+        />
       ) : study.isError ? null : (
         <p className="empty-state" role="status">
           <Trans id="participant_lists_loading">Loading instruments…</Trans>

@@ -8,14 +8,14 @@
  *   a witness signature unsigned                      -> awaiting_witness
  *   otherwise                                         -> complete
  * A signature question that its show-if logic hides does not count (a caregiver signature shown
- * only when a caregiver signs, say). Plain functions: the routes, the seed and the import use them.
+ * only when a caregiver signs, say). Plain functions: the server (routes, seed, import) and the app (what a queued consent reaches) use them.
  */
-import type { SignerRole } from "../../core/contracts/roles.ts";
-import type { ConsentParticipantStatus } from "../../core/contracts/consents.ts";
-import type { AnswerRecord } from "../../core/contracts/survey-answers.ts";
-import type { Question, SurveyDefinition } from "../../core/contracts/survey-definition.ts";
-import { choiceOf, questionOf, selectedChoiceId } from "../../core/survey-engine/definition-lookup.ts";
-import { isShown } from "../../core/survey-engine/show-if.ts";
+import type { SignerRole } from "../contracts/roles.ts";
+import type { ConsentParticipantStatus } from "../contracts/consents.ts";
+import type { AnswerRecord } from "../contracts/survey-answers.ts";
+import type { Question, SurveyDefinition } from "../contracts/survey-definition.ts";
+import { choiceOf, questionOf, selectedChoiceId } from "./definition-lookup.ts";
+import { isShown } from "./show-if.ts";
 
 /** The signer of a consent_signature question; undefined for any other question. */
 export function signerRoleOf(question: Question): SignerRole | undefined {
