@@ -62,13 +62,16 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // hides, the live announcement of the questions it shows, their texts and the engine's
   // visibility by answers being edited: about 1.2 KiB (esbuild, gzip -9, of the two components
   // and the changed engine modules); the route 209.9, the date and datetime controls 199.9 and 200.1.
-  "src/features/instrument/instrument-route.tsx": 214, // 213.2
+  // Consent first: the lock, its notice and the participant's cached consents read with the
+  // outbox: 213.2 -> 215.1.
+  "src/features/instrument/instrument-route.tsx": 216, // 215.1
 
   "src/features/password/forced-change-password-page.tsx": 185, // 184.0
   "src/features/session/inactivity-lock.tsx": 183, // 182.2
   // Issue 26: a completed instrument's Review (the dialog itself loads on demand): 183.3 -> 184.4.
   // Issue 26: the first load's English catalog grows with the forced password change's confirmation.
-  "src/features/participant-home/participant-home-page.tsx": 194, // 193.1
+  // Consent first: the to-do list locked with the way to the consent: 193.1 -> 195.0.
+  "src/features/participant-home/participant-home-page.tsx": 196, // 195.0
   // A participant added offline: their page with the correction form of a refused enrolment and
   // the device's instrument lists (site set-up).
   "src/features/enrolment/pending-participant-page.tsx": 196, // 195.1
@@ -85,9 +88,10 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // Issue 26 (item 15): the French, German and Brazilian Portuguese catalogs, loaded on demand
   // like the Spanish one, measured with the three in lingui.config.ts's locales: the app's first
   // load (178.5 at 78311ee) and the catalog's own 15.1, 15.1 and 14.3 KiB (851 messages).
-  "src/i18n/locales/fr/messages.po": 198, // 197.0
-  "src/i18n/locales/de/messages.po": 198, // 197.0
-  "src/i18n/locales/pt-BR/messages.po": 197, // 196.2
+  // Consent first's six texts: about 1 KiB more on each catalog's route.
+  "src/i18n/locales/fr/messages.po": 199, // 198.0
+  "src/i18n/locales/de/messages.po": 199, // 198.0
+  "src/i18n/locales/pt-BR/messages.po": 198, // 197.2
   "src/api/consents-api.ts": 188, // 186.6
   // With the table widget (TanStack Table).
   // Issue 26: Start consent and 'See consent' in the PDF viewer's dialog (191.4 -> 192.1).
@@ -95,7 +99,9 @@ export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
   // Signing for a participant enrolled offline: the queued enrolment and the id map (site set-up).
   // Issue 26: whose record it is (participant, subject id, study, site), the consent's failure
   // events and the email confirmation: 215.2 -> 217.0.
-  "src/features/consent-completion/consent-completion-route.tsx": 232, // 231.0
+  // Consent first: the queued signing says whether it completes the consent (the kernel's
+  // consent status, shared with the server): 231.0 -> 232.2.
+  "src/features/consent-completion/consent-completion-route.tsx": 233, // 232.2
   "src/features/visits/visits-route.tsx": 188, // 187.1
   "src/features/visit-join/join-route.tsx": 189, // 187.7
   "src/app/visit-room/visit-room-overlay.tsx": 190, // 189.0
