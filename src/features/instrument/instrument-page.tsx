@@ -32,8 +32,8 @@ import { SurveyRunner, type SurveyResult } from "../../survey/runner/survey-runn
 import { useSurveyDraft, type DraftStatus } from "../../survey/runner/use-survey-draft.ts";
 import { showToast, TOAST_ERROR_MS, TOAST_SUCCESS_MS } from "../../widgets/toast/toast-store.ts";
 import { AccessDeniedPanel } from "../../widgets/access-denied/access-denied-panel.tsx";
-import { ConsentFirstNotice } from "../consent-gate/consent-first-notice.tsx";
-import { useConsentLock } from "../consent-gate/use-consent-lock.ts";
+import { ConsentFirstNotice } from "../../widgets/consent-first/consent-first-notice.tsx";
+import { useConsentLock } from "../../outbox-ui/use-consent-lock.ts";
 import { instrumentEvent, type InstrumentEventContext } from "./instrument-events.ts";
 import { instrumentSubmissionWrites } from "./submit-instrument.ts";
 import { mayAdminister } from "../../../core/contracts/instrument-permission.ts";
@@ -119,7 +119,7 @@ export function InstrumentPage(props: InstrumentPageProps) {
   });
   const draft = useSurveyDraft(draftKey, user?.id);
   const record = useInstrumentRecord(studyId, siteId, participantId);
-  const consentLock = useConsentLock(studyId, siteId, participantId);
+  const { consents: consentLock, known: consentLockKnown } = useConsentLock(studyId, siteId, participantId);
 
   // The loader stops on a download failure and says so once (spec 02 section 8).
   const downloadFailed =
@@ -217,7 +217,8 @@ export function InstrumentPage(props: InstrumentPageProps) {
     );
   }
 
-  if (!definition.data || !user || !write) {
+  // Until the participant's consents are known the form does not open (nor send its seen event).
+  if (!definition.data || !user || !write || !consentLockKnown) {
     return (
       <div className="page">
         <p className="empty-state" role="status">

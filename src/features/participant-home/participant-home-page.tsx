@@ -12,8 +12,8 @@ import { ROLE_CODE } from "../../../core/contracts/roles.ts";
 import type { Visit } from "../../../core/contracts/visits.ts";
 import { formatDateTime } from "../../i18n/format-date.ts";
 import { RatioMeter } from "../../widgets/meter/ratio-meter.tsx";
-import { ConsentFirstNotice } from "../consent-gate/consent-first-notice.tsx";
-import { useConsentLock } from "../consent-gate/use-consent-lock.ts";
+import { ConsentFirstNotice } from "../../widgets/consent-first/consent-first-notice.tsx";
+import { useConsentLock } from "../../outbox-ui/use-consent-lock.ts";
 import { InstrumentLists } from "./instrument-lists-view.tsx";
 import { ParticipantAccessDenied } from "./participant-access-denied.tsx";
 import { summarizeParticipant } from "./participant-summary.ts";
@@ -38,7 +38,7 @@ export function ParticipantHomePage(props: ParticipantHomeProps) {
   const participant = useQuery(participantQuery(studyId, siteId, participantId));
   // Only a study the user has permission in: the study call answers 403 (a logout) otherwise.
   const study = useQuery({ ...studyQuery(studyId), enabled: user !== null && permitted });
-  const consentLock = useConsentLock(studyId, siteId, participantId);
+  const consentLock = useConsentLock(studyId, siteId, participantId).consents;
 
   if (participant.error instanceof ApiError && participant.error.status === 403) {
     return <ParticipantAccessDenied {...props} />;

@@ -1,14 +1,14 @@
 import { Trans, useLingui } from "@lingui/react/macro";
 import { Link } from "@tanstack/react-router";
 import type { ParticipantConsent } from "../../../core/contracts/consent-gate.ts";
-import { LockIcon } from "../../widgets/access-denied/lock-icon.tsx";
+import { LockIcon } from "../access-denied/lock-icon.tsx";
 import "./consent-first-notice.css";
 
 type Props = {
   studyId: number;
   siteId: number;
   participantId: number;
-  /** What holds the instruments locked (consent-gate.ts); the first one is offered. */
+  /** What holds the instruments locked (src/outbox-ui/consent-lock.ts); the first one is offered. */
   consents: readonly ParticipantConsent[];
   /** The heading's level: 2 under the participant's name, 1 where it is the page. */
   headingLevel: 1 | 2;

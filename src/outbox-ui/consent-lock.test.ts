@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { consentsHoldingBack, type ParticipantConsent } from "../../../core/contracts/consent-gate.ts";
-import type { OutboxItem } from "../../outbox/outbox-item.ts";
-import { consentsLockingInstruments } from "./consent-gate.ts";
+import { consentsHoldingBack, type ParticipantConsent } from "../../core/contracts/consent-gate.ts";
+import type { OutboxItem } from "../outbox/outbox-item.ts";
+import { consentsLockingInstruments } from "./consent-lock.ts";
 
 const main: ParticipantConsent = {
   consent_id: 3,

@@ -4,9 +4,9 @@
  * (kept on the device, so it holds offline too), less the consents a signing waiting in the
  * outbox completes: that signing is sent before any rating queued after it.
  */
-import { consentsStillHoldingBack, type ParticipantConsent } from "../../../core/contracts/consent-gate.ts";
-import type { ParticipantResponse } from "../../../core/contracts/participant.ts";
-import type { OutboxItem } from "../../outbox/outbox-item.ts";
+import { consentsStillHoldingBack, type ParticipantConsent } from "../../core/contracts/consent-gate.ts";
+import type { ParticipantResponse } from "../../core/contracts/participant.ts";
+import type { OutboxItem } from "../outbox/outbox-item.ts";
 
 /** The consents completed by signings of this participant's still in the outbox (not failed). */
 export function consentsCompletedOnDevice(items: readonly OutboxItem[], participantId: number): Set<number> {
