@@ -69,22 +69,21 @@ export const DEMO_CONSENTS: DemoConsent[] = [
     title: "Main Study Informed Consent",
     version: 2,
     deployedDaysAgo: 45,
-    // Most have signed, the first eight of every sixteen among them (the study asks consent
-    // first: they are the ones rated); some still await the clinician, the participant or the
-    // witness; a few declined. Participants alternate between the two sites, so each status
-    // appears in both.
+    // Most have signed (the study asks consent first: only they have been rated), the first
+    // participant among them; some still await the clinician, the participant or the witness; a
+    // few declined. Participants alternate between the two sites, so each status appears in both.
     statusOf: (index) => {
       switch (index % 16) {
-        case 8:
+        case 2:
         case 9:
           return "awaiting_clinro";
+        case 3:
         case 10:
-        case 11:
           return "awaiting_participant";
+        case 5:
         case 12:
-        case 13:
           return "awaiting_witness";
-        case 14:
+        case 6:
         case 15:
           return index % 32 === index % 16 ? "declined" : "complete";
         default:

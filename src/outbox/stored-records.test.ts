@@ -86,6 +86,22 @@ describe("outbox records across app versions", () => {
     });
   });
 
+  it("keeps the consent a signing completes, which version 4 did not know, and reads a version 4 item as it is", async () => {
+    const signing = makeOutboxItem(
+      { ...eventsWrite([], "consent"), kind: "consent", consent: { id: 3, completes: true } },
+      { ...context, participantId: 7 },
+      NOW,
+    );
+    await putItem(signing);
+    expect(await getItem(signing.id)).toEqual(signing);
+    const { consent: _consent, ...earlier } = signing;
+    expect(readOutboxRecord({ ...earlier, schemaVersion: 4 })).toEqual({
+      ok: true,
+      value: earlier,
+      migratedFrom: 4,
+    });
+  });
+
   it("keeps a queued sign-out with the token it ends and its empty body, which version 3 did not know", async () => {
     const revocation = revocationItem(
       { userId: 7, username: "c@demo.test", token: "t.o.k", exp: 1_900_000_000 },

@@ -18,14 +18,16 @@
  *   (negative); a version 2 record is read as it is;
  * - 4: the kinds "revocation" and "signing-refusal", a body of type "empty", and the session an
  *   item belongs to (`session`, its token and expiry), the code of a refusal (`lastError.code`);
- *   a version 3 record is read as it is.
+ *   a version 3 record is read as it is;
+ * - 5: the consent a consent signing is for and whether it completes it (`consent`, consent
+ *   first); a version 4 record is read as it is.
  * A draft's record is at version 1 (its value is the caller's: survey-draft.ts keeps its files as
  * bytes and reads the older Map of Blobs).
  */
 import * as z from "zod/mini";
 import type { OutboxItem, StoredFile } from "./outbox-item.ts";
 
-export const OUTBOX_SCHEMA_VERSION = 4;
+export const OUTBOX_SCHEMA_VERSION = 5;
 
 /** An ArrayBuffer of any realm (IndexedDB hands back its clone; a worker's is another realm). */
 export function isArrayBuffer(value: unknown): value is ArrayBuffer {
@@ -115,6 +117,11 @@ const outboxItemV4 = z.extend(outboxItemV3, {
   ),
 });
 
+const outboxItemV5 = z.extend(outboxItemV4, {
+  schemaVersion: z.literal(5),
+  consent: z.optional(z.object({ id: z.number(), completes: z.boolean() })),
+});
+
 const draftV0 = z.object({
   key: z.string(),
   userId: z.number(),
@@ -197,7 +204,9 @@ export function readOutboxRecord(raw: unknown): ReadResult<OutboxItem> {
       parseWith(outboxItemV2, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
     3: (record) =>
       parseWith(outboxItemV3, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
-    4: (record) => parseWith(outboxItemV4, record, (item) => withoutVersion(item as StoredOutboxItem)),
+    4: (record) =>
+      parseWith(outboxItemV4, record, (item) => withoutVersion(item as unknown as StoredOutboxItem)),
+    5: (record) => parseWith(outboxItemV5, record, (item) => withoutVersion(item as StoredOutboxItem)),
   });
 }
 

@@ -5,7 +5,8 @@
  * submission holds no answer to a question its logic hides.
  *
  * Participants, one per test: study 102 (instances list) 79 and 81 at site 1021, study 101
- * (forms list) 41 and 43 at site 1011. No other spec uses them.
+ * (forms list) 41 and 37 at site 1011, whose consent is complete (the study asks consent
+ * first). No other spec uses them.
  */
 import { expect, test } from "./support/test.ts";
 import {
@@ -354,7 +355,7 @@ test("Green with pain 8 shows the combined note; Back to pain and 7 drops the la
 test("Red with symptoms, then Back to Blue: the symptoms answered are hidden and not submitted", async ({
   page,
 }) => {
-  const { survey, instrumentId } = await openKitchenSink(page, IN_STUDY_101(43));
+  const { survey, instrumentId } = await openKitchenSink(page, IN_STUDY_101(37));
   await survey.expectStep("Kitchen sink");
   await survey.begin().click();
   await chooseRequired(survey, COLOUR, "Red");

@@ -146,6 +146,14 @@ test.describe("consent first", () => {
         username: COORDINATOR,
       },
     );
+    expect(await page.evaluate(() => window.clinroOutbox!.list())).toEqual([
+      expect.objectContaining({
+        kind: "consent",
+        participantId: participant.id,
+        state: "pending",
+        consent: { id: consentId, completes: true },
+      }),
+    ]);
     await expect(page.getByRole("heading", { level: 2, name: NOTICE })).toHaveCount(0);
     await expect(new ParticipantHome(page).row("HAM-D 17")).toBeVisible();
   });

@@ -19,6 +19,12 @@ import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 const [STUDY, SITE] = [101, 1011];
 /** The demo seed inserts study 101's participants first: participant 1 is at site 1011. */
 const KNOWN_PARTICIPANT = 1;
+/**
+ * GAD-118 at its one site, which does not ask consent first: a rating made for a participant
+ * added offline is taken as soon as they arrive (MDD-301 holds it until their consent is
+ * complete, tests/api/consent-first.test.ts). Its first participant (145) is no other spec's.
+ */
+const [RATING_STUDY, RATING_SITE, RATING_KNOWN_PARTICIPANT] = [103, 1031, 145];
 
 async function signIn(page: Page, server: PortalServer) {
   await page.goto(`${server.url}/login`);
@@ -96,7 +102,12 @@ test.describe("adding participants", () => {
     const home = new ParticipantHome(page);
     await expect(home.name("Olivia Online")).toBeVisible();
     await expect(home.todoTab()).toBeVisible();
-    await expect(home.row("CGI-S")).toBeVisible();
+    // MDD-301 asks consent first: CGI-S is listed, locked until the main consent is complete.
+    await expect(home.panel()).toContainText("CGI-S");
+    await expect(
+      page.getByRole("heading", { level: 2, name: "Consent needed before any rating" }),
+    ).toBeVisible();
+    await expect(home.row("CGI-S")).toHaveCount(0);
     await expectNoSeriousViolations(page);
 
     await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/search?q=${subjectId}`);
@@ -115,7 +126,9 @@ test.describe("adding participants", () => {
     const subjectId = `E2E-OFF-${randomUUID().slice(0, 8)}`;
     await signIn(page, server);
     // Online first: the device learns the study's instruments and keeps CGI-S's definition.
-    await page.goto(`${server.url}/studies/${STUDY}/sites/${SITE}/participants/${KNOWN_PARTICIPANT}`);
+    await page.goto(
+      `${server.url}/studies/${RATING_STUDY}/sites/${RATING_SITE}/participants/${RATING_KNOWN_PARTICIPANT}`,
+    );
     const home = new ParticipantHome(page);
     await expect(home.todoTab()).toBeVisible();
     const survey = new SurveyPage(page);
@@ -156,9 +169,12 @@ test.describe("adding participants", () => {
 
     // Back online: the participant first, then the instrument; the page moves to the real one.
     await context.setOffline(false);
-    await expect(page).toHaveURL(new RegExp(`/studies/${STUDY}/sites/${SITE}/participants/\\d+$`), {
-      timeout: 30_000,
-    });
+    await expect(page).toHaveURL(
+      new RegExp(`/studies/${RATING_STUDY}/sites/${RATING_SITE}/participants/\\d+$`),
+      {
+        timeout: 30_000,
+      },
+    );
     await expect(home.name("Frida Offline")).toBeVisible();
     await expect
       .poll(() => page.evaluate(async () => (await window.clinroOutbox!.list()).length), {

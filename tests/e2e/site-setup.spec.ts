@@ -151,7 +151,14 @@ test.describe("a site's own portal, from an empty database", () => {
     const participantId = Number(/\/participants\/(\d+)$/.exec(page.url())?.[1]);
     const home = new ParticipantHome(page);
     await expect(home.name("Lucia Fernandez")).toBeVisible();
-    await expect(home.row("Adverse Events Review")).toBeVisible();
+    // The study asks consent first: her instruments are listed, locked, with the way to the consent.
+    await expect(home.panel()).toContainText("Adverse Events Review");
+    await expect(
+      page.getByRole("heading", { level: 2, name: "Consent needed before any rating" }),
+    ).toBeVisible();
+    await expect(page.getByRole("link", { name: `Open ${CONSENT_TITLE}` })).toBeVisible();
+    await expect(home.row("Adverse Events Review")).toHaveCount(0);
+    await expectNoSeriousViolations(page);
 
     // 6. Their consent, signed in person on the tablet: the participant draws, the coordinator types.
     const list = new ConsentListPage(page);
@@ -190,8 +197,10 @@ test.describe("a site's own portal, from an empty database", () => {
     });
     expect(stored.status).toBe("complete");
 
-    // 7. An instrument completed for them.
+    // 7. An instrument completed for them, now that their consent is complete.
     await page.goto(`/studies/${STUDY}/sites/${SITE}/participants/${participantId}`);
+    await expect(home.row("Adverse Events Review")).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Consent needed before any rating" })).toHaveCount(0);
     const survey = new SurveyPage(page);
     await survey.openFromParticipantHome("Adverse Events Review");
     await survey.choose(/^No$/);
