@@ -12,6 +12,8 @@ describeOnEachDatabase("POST /control/participants/me/events with Idempotency-Ke
       .select({ id: participants.id })
       .from(participants)
       .where(and(eq(participants.studyId, studyId), eq(participants.siteId, siteId)))
+      // The first of each site: MDD-301 asks consent first, and the demo's first have consented.
+      .orderBy(participants.id)
       .limit(1);
     return row!.id;
   };
