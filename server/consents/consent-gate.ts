@@ -29,7 +29,10 @@ export async function consentsHoldingBackParticipant(
 ): Promise<ParticipantConsent[]> {
   const asks = asksConsentFirst ?? (await studyAsksConsentFirst(db, participantId));
   if (!asks) return [];
-  return consentsHoldingBack({ asksConsentFirst: true, consents: await participantConsents(db, participantId) });
+  return consentsHoldingBack({
+    asksConsentFirst: true,
+    consents: await participantConsents(db, participantId),
+  });
 }
 
 async function studyAsksConsentFirst(db: Executor, participantId: number) {

@@ -17,7 +17,12 @@ import type { SurveyDefinition } from "../../core/contracts/survey-definition.ts
 import { questionOf } from "../../core/survey-engine/definition-lookup.ts";
 import type { Database, Transaction } from "../db/client.ts";
 import { consentParticipants, consentSignatures, consentSignings } from "../db/schema.ts";
-import { consentStatusOf, isSigned, mergeRecords, signerRoleOf } from "../../core/survey-engine/consent-status.ts";
+import {
+  consentStatusOf,
+  isSigned,
+  mergeRecords,
+  signerRoleOf,
+} from "../../core/survey-engine/consent-status.ts";
 import {
   signatureHash,
   verifyConsentSignatures,
