@@ -7,8 +7,7 @@
  *   node --import tsx scripts/test-stages.ts report   print the table of CLINRO_STAGE_TIMES
  *
  * Stages of one step run side by side: each of lint and type-check keeps one core busy, and the
- * machines this runs on have two; a short check runs beside a long stage that leaves a core idle
- * part of the time. A side-by-side stage's output is printed whole when it ends,
+ * machines this runs on have two. A side-by-side stage's output is printed whole when it ends,
  * so that two stages never interleave their lines.
  *
  * With CLINRO_STAGE_TIMES set (a file), each stage's row is appended there instead of a table
@@ -70,15 +69,13 @@ const allSteps: Stage[][] = [
     { name: "type-check", command: ["node_modules/.bin/tsc", "-b"] },
   ],
   [
-    // The unit tests keep both cores busy for a minute and more; the format and translation
-    // checks, a few seconds each, run beside them.
-    vitest("unit", ["--project", "unit"]),
     {
       name: "format",
       command: ["node_modules/.bin/prettier", "--check", ".", "--cache", "--log-level", "warn"],
     },
     { name: "translations", command: ["node", "--import", "tsx", "scripts/check-i18n.ts"] },
   ],
+  [vitest("unit", ["--project", "unit"])],
   [
     // Everything of the API project but the PostgreSQL variants: the PGlite variants and the
     // server's own tests, which need no database. Without a PostgreSQL, the whole project: its
@@ -89,16 +86,14 @@ const allSteps: Stage[][] = [
         })
       : vitest("API on PGlite", ["--project", "api"], { CLINRO_TEST_DATABASES: "pglite" }),
   ],
+  postgresAvailable
+    ? [
+        vitest("API on PostgreSQL", ["--project", "api", "--testNamePattern", ON_POSTGRESQL], {
+          CLINRO_TEST_DATABASES: "postgres",
+        }),
+      ]
+    : [],
   [
-    // The PostgreSQL variants wait on the database server much of the time: the two builds the
-    // end-to-end tests need run beside them.
-    ...(postgresAvailable
-      ? [
-          vitest("API on PostgreSQL", ["--project", "api", "--testNamePattern", ON_POSTGRESQL], {
-            CLINRO_TEST_DATABASES: "postgres",
-          }),
-        ]
-      : []),
     { name: "build", command: ["node_modules/.bin/vite", "build", "--logLevel", "warn"] },
     { name: "gallery build", command: ["node_modules/.bin/ladle", "build"] },
   ],
