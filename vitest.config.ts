@@ -13,9 +13,20 @@ export default defineConfig({
       {
         plugins,
         test: {
+          // Logic needs no browser: a jsdom per file costs about half a second of the machine's
+          // time. A logic test that uses the browser's storage or DOM says so in its first line
+          // (`// @vitest-environment jsdom`).
           name: "unit",
+          environment: "node",
+          include: ["src/**/*.test.ts", "core/**/*.test.ts"],
+        },
+      },
+      {
+        plugins,
+        test: {
+          name: "components",
           environment: "jsdom",
-          include: ["src/**/*.test.{ts,tsx}", "core/**/*.test.ts"],
+          include: ["src/**/*.test.tsx"],
         },
       },
       {

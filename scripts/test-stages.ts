@@ -75,7 +75,7 @@ const allSteps: Stage[][] = [
     },
     { name: "translations", command: ["node", "--import", "tsx", "scripts/check-i18n.ts"] },
   ],
-  [vitest("unit", ["--project", "unit"])],
+  [vitest("unit", ["--project", "unit", "--project", "components"])],
   [
     // Everything of the API project but the PostgreSQL variants: the PGlite variants and the
     // server's own tests, which need no database. Without a PostgreSQL, the whole project: its

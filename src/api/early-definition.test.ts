@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the stored session (localStorage) and the document's preload links)
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setStoredUser } from "../auth/session-store.ts";
 import { preloadRouteFiles, startEarlyDefinition, takeEarlyDefinition } from "./early-definition.ts";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the stored session in localStorage)
 /**
  * The persisted query cache: marked queries are saved for the signed-in user (the last state of
  * a burst of changes included), and nothing of theirs is left after sign-out.

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the document and its ResizeObserver)
 import { afterEach, expect, it, vi } from "vitest";
 import { APP_HEADER_HEIGHT, watchStickyHeaderHeight } from "./sticky-header-height.ts";
 

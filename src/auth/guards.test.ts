@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the stored session in localStorage)
 import { isRedirect } from "@tanstack/react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type * as SessionRevocation from "../outbox/session-revocation.ts";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the stored session in localStorage)
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { drainOutbox } from "../outbox/drain.ts";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (localStorage and its storage events)
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   USER_STORAGE_KEY,

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the stored session in localStorage)
 import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { MeResponse } from "../../core/contracts/user.ts";

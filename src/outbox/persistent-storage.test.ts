@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the browser's navigator)
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
 type FakeStorage = Partial<Pick<StorageManager, "persist" | "persisted" | "estimate">>;

@@ -1,16 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import { type Page } from "@playwright/test";
+import { expectNoSeriousViolations } from "./support/axe.ts";
 import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length} nodes)`);
-  expect(serious).toEqual([]);
-}
 
 test.describe("every route passes axe with no serious or critical violation", () => {
   test("/login, with and without an error", async ({ page }) => {

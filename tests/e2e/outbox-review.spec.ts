@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoSeriousViolations } from "./support/axe.ts";
 import { type Page, type TestInfo } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
@@ -25,14 +25,6 @@ const SIZES = [
 
 // No service worker: its Background Sync would send the queue behind the test's back.
 test.use({ serviceWorkers: "block" });
-
-async function expectNoSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.length} nodes)`);
-  expect(serious).toEqual([]);
-}
 
 function seenEvent(note: string) {
   return { type: "seen", timestamp: new Date().toISOString(), info: { note } };

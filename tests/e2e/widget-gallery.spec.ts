@@ -13,7 +13,7 @@ import { expectNoSeriousViolations } from "./support/axe.ts";
 /** GALLERY_DIR picks another build (so parallel runs need not share dist-gallery/). */
 const GALLERY_DIR = path.resolve(process.env.GALLERY_DIR ?? "dist-gallery");
 /**
- * In this run's port range, next to the app's: one per worker, as the sizes' passes run side by
+ * In this run's port range, next to the app's: one per worker, as the groups of stories run side by
  * side (each worker that runs one serves the gallery itself).
  */
 const galleryPort = () => Number(process.env.E2E_PORT ?? 4173) + 5 + test.info().parallelIndex;
@@ -73,7 +73,7 @@ async function openStory(page: Page, id: string) {
 
 const stories = readStories();
 
-// The two sizes' passes are the longest tests of the suite: they run side by side.
+// The groups of stories are long tests: they run side by side.
 test.describe.configure({ mode: "parallel" });
 
 test("the gallery has a story for every widget", () => {
@@ -110,21 +110,32 @@ test("the gallery has a story for every widget", () => {
 });
 
 // Tablet is the project's own viewport (1024x768, as the app's page tests), phone the small one;
-// each pass keeps a screenshot of every story.
-for (const size of [
+// each story is opened afresh at each size, and a screenshot of each is kept.
+const SIZES = [
   { name: "tablet", width: 1024, height: 768 },
   { name: "phone", width: 390, height: 844 },
-]) {
-  test(`every story passes axe at ${size.name} size (screenshots)`, async ({ page }) => {
-    test.setTimeout(stories.length * 8_000);
+];
+// In groups, so that the two workers share them evenly (one test of all 75 stories at a size
+// would run alone at the end of the suite).
+const STORIES_PER_TEST = 13;
+
+for (let first = 0; first < stories.length; first += STORIES_PER_TEST) {
+  const group = stories.slice(first, first + STORIES_PER_TEST);
+  const last = first + group.length;
+  test(`stories ${first + 1} to ${last} of ${stories.length} pass axe at tablet and phone size (screenshots)`, async ({
+    page,
+  }) => {
+    test.setTimeout(group.length * SIZES.length * 8_000);
     mkdirSync(SCREENS_DIR, { recursive: true });
-    await page.setViewportSize({ width: size.width, height: size.height });
-    for (const id of stories) {
-      await test.step(id, async () => {
-        await openStory(page, id);
-        await expectNoSeriousViolations(page);
-        await page.screenshot({ path: path.join(SCREENS_DIR, `${id}-${size.name}.png`) });
-      });
+    for (const size of SIZES) {
+      await page.setViewportSize({ width: size.width, height: size.height });
+      for (const id of group) {
+        await test.step(`${id} at ${size.name} size`, async () => {
+          await openStory(page, id);
+          await expectNoSeriousViolations(page);
+          await page.screenshot({ path: path.join(SCREENS_DIR, `${id}-${size.name}.png`) });
+        });
+      }
     }
   });
 }

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the DOM the sanitiser parses into)
 import { describe, expect, it } from "vitest";
 import { ALLOWED_SAMPLE, XSS_PAYLOADS, unsafeParts } from "../../../tests/support/xss-payloads.ts";
 import { sanitizeAnnouncementForDisplay } from "./safe-html.ts";

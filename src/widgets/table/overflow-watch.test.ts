@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the document and its ResizeObserver)
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { tableOverflows, watchOverflow } from "./overflow-watch.ts";
 
