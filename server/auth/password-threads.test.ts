@@ -3,38 +3,63 @@
  * server so that a wave of sign-ins yields the CPU to the calls of clinicians at work.
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { onPasswordThread, setPasswordHashNice } from "./password-threads.ts";
+import { onPasswordThread } from "./password-threads.ts";
 import { hashPassword, verifyPassword } from "./passwords.ts";
 
-/** The nice value of each thread of this process (field 19 of /proc/self/task/TID/stat). */
-function threadNiceValues() {
-  return readdirSync("/proc/self/task").map((tid) => {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+/**
+ * In a process of its own (the threads of this one may already be running, started by an earlier
+ * test file): the nice value of each of its threads (field 19 of /proc/self/task/TID/stat) before
+ * and after it set the hashing threads' nice value and hashed and verified a password.
+ */
+async function niceValuesAroundHashing(directory: string) {
+  const script = path.join(directory, "nice.mts");
+  const module = (name: string) => JSON.stringify(path.resolve(import.meta.dirname, name));
+  await writeFile(
+    script,
+    `import { readdirSync, readFileSync } from "node:fs";
+    import { setPasswordHashNice } from ${module("password-threads.ts")};
+    import { hashPassword, verifyPassword } from ${module("passwords.ts")};
+    const niceValues = () => readdirSync("/proc/self/task").map((tid) => {
+      const stat = readFileSync("/proc/self/task/" + tid + "/stat", "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+    });
+    const before = niceValues();
+    setPasswordHashNice(10);
+    const hashed = await hashPassword("Correct horse 42");
+    const verified = [await verifyPassword(hashed, "Correct horse 42"), await verifyPassword(hashed, "Correct horse 43")];
+    console.log(JSON.stringify({ before, after: niceValues(), hashed, verified }));
+    process.exit(0);`,
+  );
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script], {
+    timeout: 20_000,
   });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+    before: number[];
+    after: number[];
+    hashed: string;
+    verified: boolean[];
+  };
 }
 
 describe("password threads", () => {
   it("hash and verify on a thread at the nice value set, and the process's own threads keep theirs", async () => {
-    const before = threadNiceValues();
-    expect(before.filter((nice) => nice === 10)).toEqual([]);
-    setPasswordHashNice(10);
-
-    const hashed = await hashPassword("Correct horse 42");
-    expect(hashed).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(await verifyPassword(hashed, "Correct horse 42")).toBe(true);
-    expect(await verifyPassword(hashed, "Correct horse 43")).toBe(false);
-
-    const after = threadNiceValues();
-    // The hashing threads (one per two cores) run at 10; every other thread as before.
-    expect(after.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
-    expect(after.filter((nice) => nice !== 10).every((nice) => nice === before[0])).toBe(true);
+    const directory = await mkdtemp(path.join(tmpdir(), "clinro-nice-"));
+    try {
+      const { before, after, hashed, verified } = await niceValuesAroundHashing(directory);
+      expect(before.filter((nice) => nice === 10)).toEqual([]);
+      expect(hashed).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(verified).toEqual([true, false]);
+      // The hashing threads (one per two cores) run at 10; every other thread as before.
+      expect(after.filter((nice) => nice === 10).length).toBeGreaterThanOrEqual(1);
+      expect(after.filter((nice) => nice !== 10).every((nice) => nice === before[0])).toBe(true);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 
   it("answers each of many verifications at once with its own result", async () => {
