@@ -1,6 +1,7 @@
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { expect, test } from "./support/test.ts";
 import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 test.describe("every route passes axe with no serious or critical violation", () => {
@@ -25,8 +26,7 @@ test.describe("every route passes axe with no serious or critical violation", ()
   });
 
   test("/unauthorized and a page that does not exist", async ({ page }) => {
-    await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
     await page.goto("/unauthorized");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
     await expectNoSeriousViolations(page);
@@ -38,8 +38,7 @@ test.describe("every route passes axe with no serious or critical violation", ()
   test("/profile/change-password", async ({ page }) => {
     // The forced-change page renders for any temporary-password session; build one by hand so
     // this test does not spend the demo's only temporary password.
-    await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
     await page.evaluate(() => {
       const user = JSON.parse(localStorage.getItem("user") ?? "{}");
       localStorage.setItem("user", JSON.stringify({ ...user, is_temporary_password: true }));

@@ -4,7 +4,7 @@
  */
 import { type Locator, type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome, SearchPage } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
@@ -68,8 +68,7 @@ test("the site's participants: sorted columns, Load more, a tap opens that parti
   page,
   context,
 }) => {
-  await signInAs(page, STAFF1, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, STAFF1, DEMO_PASSWORD);
   const search = new SearchPage(page);
   await search.goto(STUDY, SITE);
 
@@ -168,8 +167,7 @@ test("on a phone the rows are cards, sorted by the Sort by choice, and a tap ope
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signInAs(page, STAFF1, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, STAFF1, DEMO_PASSWORD);
   await new SearchPage(page).goto(STUDY, SITE);
   await expect(bodyRows(page)).toHaveCount(PAGE_SIZE);
   const sortBy = listSection(page).getByRole("combobox", { name: "Sort by" });

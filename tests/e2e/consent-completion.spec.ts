@@ -10,7 +10,8 @@ import {
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage, storedConsent } from "./pages/consent-pages.ts";
 import { OutboxPage } from "./pages/outbox-page.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { storedUser } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { mailsTo } from "../support/mail-drop.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
@@ -56,8 +57,7 @@ function consentEventResponse(page: Page, type: string) {
 }
 
 async function signedIn(page: Page, username: string) {
-  await signInAs(page, username, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, username, DEMO_PASSWORD);
 }
 
 async function mainConsentId(page: Page) {

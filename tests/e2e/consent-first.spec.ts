@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { storedUser } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
@@ -43,8 +44,7 @@ async function enrolNewParticipant(page: Page): Promise<Enrolled> {
 }
 
 async function signedInCoordinator(page: Page) {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await page.evaluate(() => navigator.serviceWorker.ready);
 }
 

@@ -8,7 +8,7 @@ import {
 } from "../../core/contracts/consent-schemas.ts";
 import type { ConsentParticipantStatus } from "../../core/contracts/consents.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { StudyNav } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
@@ -23,8 +23,7 @@ const MAIN_CONSENT = "Main Study Informed Consent";
 const GENETIC_CONSENT = "Optional Genetic Sub-study Consent";
 
 async function signedIn(page: Page, username: string) {
-  await signInAs(page, username, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, username, DEMO_PASSWORD);
 }
 
 /** The main consent's id, from the list page's link. */

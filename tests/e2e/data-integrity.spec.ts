@@ -7,7 +7,7 @@ import { expect, test } from "./support/test.ts";
 import { participantsOf, type ConsentParticipant } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage, storedConsent } from "./pages/consent-pages.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome, SearchPage } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -77,8 +77,7 @@ async function exportedAnswers(page: Page, exportButton: Locator) {
 }
 
 async function signedIn(page: Page) {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
 }
 
 async function consentIdOf(page: Page, title = MAIN_CONSENT) {

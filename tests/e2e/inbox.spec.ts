@@ -4,7 +4,7 @@ import { COORDINATOR, DEMO_PASSWORD, STAFF3 } from "./support/demo.ts";
 import { expect, test } from "./support/test.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
 import { InboxPage, WriteAnnouncementPage } from "./pages/inbox-pages.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 
 // Each test signs in as a demo account no other test of this file changes (read state,
 // onboarding), so they may run side by side; the coordinator writes only to GAD-118, which
@@ -16,8 +16,7 @@ const WITNESS = "witness@demo.test";
 const screenshots = (page: Page, name: string) => screenshotAtSizes(page, "inbox", name, { fullPage: false });
 
 async function signedIn(page: Page, username: string) {
-  await signInAs(page, username, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, username, DEMO_PASSWORD);
 }
 
 /** Waits for the outbox to deliver a read event to the server. */

@@ -1,6 +1,7 @@
 import { type Page, type Response } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { storedUser } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -39,8 +40,7 @@ async function expectRecordContext(page: Page, participantId: number) {
 }
 
 async function openParticipant(page: Page, participantId: number) {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await page.goto(`/studies/${STUDY}/sites/${SITE}/participants/${participantId}`);
   await expect(new ParticipantHome(page).todoTab()).toBeVisible();
 }
@@ -453,8 +453,7 @@ test.describe("an instrument opened by its address", () => {
 test("a clinician whose role may not administer an instrument sees the access-denied panel", async ({
   page,
 }) => {
-  await signInAs(page, "staff1@demo.test", DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, "staff1@demo.test", DEMO_PASSWORD);
   // CGI-S (instrument 2 in study 101) is for Clinical Coordinators only; staff1 is Level 1 there.
   await page.goto("/studies/101/sites/1011/participants/45/instruments/2/cgi-s");
   await expect(

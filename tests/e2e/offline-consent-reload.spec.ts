@@ -3,7 +3,7 @@ import { expect, expectNoPolicyViolations, test, watchContentSecurityPolicy } fr
 import { participantsOf } from "../../core/contracts/consent-schemas.ts";
 import { ConsentCompletionPage } from "./pages/consent-completion-page.ts";
 import { ConsentListPage, ConsentParticipantsPage } from "./pages/consent-pages.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
 
 const MDD_301 = 101;
@@ -53,8 +53,7 @@ test("every consent opened once online opens offline after a reload", async ({ b
     await watchContentSecurityPolicy(context);
     const page = await context.newPage();
     try {
-      await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-      await expect(page).toHaveURL(/\/studies$/);
+      await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
       // The worker holds the app's files before the device goes offline.
       await page.evaluate(async () => {
         await navigator.serviceWorker.ready;
@@ -88,8 +87,7 @@ test("a consent kept on the device opens offline when its copy is older than a r
   page,
   context,
 }) => {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
   });

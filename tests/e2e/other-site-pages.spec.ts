@@ -8,7 +8,8 @@
 import { type APIRequestContext, type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { mailsTo } from "../support/mail-drop.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { storedUser } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { DEMO_PASSWORD } from "./support/demo.ts";
 import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
@@ -80,8 +81,7 @@ test("another site's participant and study pages show the access-denied panel an
 }) => {
   const email = await oneSiteClinician(request);
   const participantId = await lakesideParticipantId(request);
-  await signInAs(page, email, PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, email, PASSWORD);
 
   // A colleague's link to a Lakeside participant: the site is what the clinician lacks.
   await page.goto(`/studies/101/sites/${LAKESIDE}/participants/${participantId}`);

@@ -1,6 +1,6 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome, SearchPage, StudyNav } from "./pages/participant-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
@@ -11,8 +11,7 @@ const WITNESS = "witness@demo.test";
 const STAFF3 = "staff3@demo.test";
 
 async function signedIn(page: Page, username: string) {
-  await signInAs(page, username, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, username, DEMO_PASSWORD);
 }
 
 /** Searches Boston (study 101, forms list) for Yuki Rossi, MDD-1001, and opens her. */

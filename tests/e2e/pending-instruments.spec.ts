@@ -1,6 +1,6 @@
 import { expect, test } from "./support/test.ts";
 import type { PendingInstrumentsResponse } from "../../core/contracts/instrument-schemas.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
@@ -10,8 +10,7 @@ const STUDY = 103;
 const SITE = 1031;
 
 test("the site's pending instruments across participants, each opening its participant", async ({ page }) => {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await page.goto(`/studies/${STUDY}/sites/${SITE}/search`);
 
   const answered = page.waitForResponse((response) =>

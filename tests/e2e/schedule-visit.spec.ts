@@ -7,7 +7,7 @@
  */
 import { type APIRequestContext, type Page } from "@playwright/test";
 import type { Visit } from "../../core/contracts/visits.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { VISITS_SITE_ID, VISITS_STUDY_ID, apiToken } from "./pages/visit-pages.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -31,8 +31,7 @@ async function participantOf(request: APIRequestContext, studyId: number, siteId
 }
 
 async function openParticipant(page: Page, username: string, studyId: number, siteId: number, person: Found) {
-  await signInAs(page, username, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, username, DEMO_PASSWORD);
   await page.goto(`/studies/${studyId}/sites/${siteId}/participants/${person.id}`);
   await expect(new ParticipantHome(page).name(`${person.fname} ${person.lname}`)).toBeVisible();
 }

@@ -7,7 +7,8 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
 import { IdleModal } from "./pages/account-pages.ts";
-import { signInAs, storedUser } from "./pages/login-page.ts";
+import { storedUser } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { ParticipantHome } from "./pages/participant-pages.ts";
 import { SurveyPage } from "./pages/survey-page.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
@@ -23,8 +24,7 @@ function userRow(page: Page, username: string) {
 
 test.describe("editing another user", () => {
   test("an administrator with the scope 'wu' edits another user from the users list", async ({ page }) => {
-    await signInAs(page, ADMIN, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, ADMIN, DEMO_PASSWORD);
     await page.goto("/users");
     // One's own row leads to the profile; another user's to the edit page.
     await expect(userRow(page, ADMIN).getByRole("link", { name: /Edit your profile/ })).toHaveAttribute(
@@ -76,8 +76,7 @@ test.describe("editing another user", () => {
   });
 
   test("a user without the scope 'wu' is not offered the edit page", async ({ page }) => {
-    await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
     await page.goto("/users/1/edit");
     await expect(page).toHaveURL(/\/unauthorized$/);
   });
@@ -88,8 +87,7 @@ test.describe("the inactivity lock", () => {
     page,
   }) => {
     await page.clock.install();
-    await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
     const lock = new IdleModal(page);
 
     // The idle time counts from the sign-in's last click, a few real seconds before this line
@@ -131,8 +129,7 @@ test.describe("the inactivity lock", () => {
 
   test("five wrong passwords sign out", async ({ page }) => {
     await page.clock.install();
-    await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
     const lock = new IdleModal(page);
     await page.clock.fastForward("09:10");
     await expect(lock.dialog()).toBeVisible();
@@ -150,8 +147,7 @@ test.describe("the inactivity lock", () => {
 test("'Saving instrument failed' when the finished instrument cannot be stored on this device", async ({
   page,
 }) => {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   // Participant 162: no other test opens its CGI-S (instruments.spec.ts submits 157's).
   await page.goto("/studies/103/sites/1031/participants/162");
   await expect(new ParticipantHome(page).todoTab()).toBeVisible();

@@ -5,7 +5,8 @@ import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { mailsTo } from "../support/mail-drop.ts";
 import { SetPasswordPage } from "./pages/account-pages.ts";
-import { LoginPage, signInAs } from "./pages/login-page.ts";
+import { LoginPage } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { DEMO_PASSWORD } from "./support/demo.ts";
 import { E2E_DATA_DIR } from "./support/e2e-dirs.ts";
@@ -41,8 +42,7 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
     page,
   }) => {
     const email = `coordinator-${Date.now().toString(36)}@site.example`;
-    await signInAs(page, ADMIN, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, ADMIN, DEMO_PASSWORD);
     await openUsersFromTheMenu(page);
 
     await page.getByRole("link", { name: "Invite user" }).click();
@@ -131,8 +131,7 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
       good,
       `email,name,study_id,role,site_ids\nana-${stamp}@site.example,Ana Lopez,101,Clinical Staff Level 1,"1011,1012"\nben-${stamp}@site.example,Ben Ode,103,Impartial Witness,1031\n`,
     );
-    await signInAs(page, ADMIN, DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, ADMIN, DEMO_PASSWORD);
     await page.goto("/users");
     await page.getByRole("link", { name: "Import staff (CSV)" }).click();
     await expect(page.getByRole("heading", { name: "Import staff" })).toBeVisible();
@@ -165,8 +164,7 @@ test.describe("staff: an administrator invites, changes and deactivates users", 
   });
 
   test("a clinician has no Users in the menu and is sent away from /users/invite", async ({ page }) => {
-    await signInAs(page, "coordinator@demo.test", DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, "coordinator@demo.test", DEMO_PASSWORD);
     await page.locator(".user-menu__button").click();
     await expect(page.getByRole("link", { name: "Update profile" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);

@@ -5,7 +5,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
 import { COORDINATOR, DEMO_PASSWORD } from "./support/demo.ts";
@@ -23,8 +23,7 @@ test("not persistent: the studies page advises installing until dismissed, the q
   page,
 }) => {
   await persistentStorage(page, false);
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await expect(advice(page)).toContainText(
     "Safari may clear this site's data after seven days without use, answers waiting to be sent included.",
   );
@@ -45,8 +44,7 @@ test("not persistent: the studies page advises installing until dismissed, the q
 
 test("persistent storage granted: no advice", async ({ page }) => {
   await persistentStorage(page, true);
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
   await page.goto("/outbox");
   await expect(page.getByText("Persistent storage granted")).toBeVisible();
   await expect(advice(page)).toHaveCount(0);

@@ -7,7 +7,7 @@
 import { type Page } from "@playwright/test";
 import { expect, test } from "./support/test.ts";
 import { ConsentListPage } from "./pages/consent-pages.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { expectNoSeriousViolations } from "./support/axe.ts";
 import { DEMO_PASSWORD } from "./support/demo.ts";
 import { screenshotAtSizes } from "./support/screenshots.ts";
@@ -18,8 +18,7 @@ const BOSTON = 1011;
 const IPAD_WIDTHS = [768, 1024];
 
 async function signedIn(page: Page) {
-  await signInAs(page, ADMIN, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, ADMIN, DEMO_PASSWORD);
 }
 
 /**
@@ -192,8 +191,7 @@ test.describe("the users table", () => {
 
     await page.locator(".user-menu__button").click();
     await page.getByRole("button", { name: "Log out" }).click();
-    await signInAs(page, "staff1@demo.test", DEMO_PASSWORD);
-    await expect(page).toHaveURL(/\/studies$/);
+    await signedInWithKeptSession(page, "staff1@demo.test", DEMO_PASSWORD);
     await page.locator(".user-menu__button").click();
     await expect(page.getByRole("link", { name: "Update profile" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Users", exact: true })).toHaveCount(0);

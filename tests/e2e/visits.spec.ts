@@ -9,7 +9,7 @@ import { expect, expectNoPolicyViolations, test, watchContentSecurityPolicy } fr
 import config from "../../playwright.config.ts";
 import { groupVisits, type VisitSectionKey } from "../../src/features/visits/visit-groups.ts";
 import type { Visit } from "../../core/contracts/visits.ts";
-import { signInAs } from "./pages/login-page.ts";
+import { signedInWithKeptSession } from "./support/kept-session.ts";
 import { StudyNav } from "./pages/participant-pages.ts";
 import {
   JoinPage,
@@ -39,8 +39,7 @@ const screenshots = (page: Page, name: string) =>
   screenshotAtSizes(page, "visits", name, { fullPage: false });
 
 async function signedInClinician(page: Page) {
-  await signInAs(page, COORDINATOR, DEMO_PASSWORD);
-  await expect(page).toHaveURL(/\/studies$/);
+  await signedInWithKeptSession(page, COORDINATOR, DEMO_PASSWORD);
 }
 
 /** A second browser context for the participant, with the same fake devices. */
