@@ -37,10 +37,6 @@ export default defineConfig({
           include: ["tests/api/**/*.test.ts", "server/**/*.test.ts", "tests/lint/**/*.test.ts"],
           // One migrated, demo-seeded database per engine, copied by every file's harness.
           globalSetup: ["tests/support/api-database-templates.ts"],
-          // Every file imports the whole server: evaluated once per worker, not once per file (a
-          // third of the stage). Each file still makes its own database and server, and no file
-          // mocks a module; a test about process-wide state (threads) makes a process of its own.
-          isolate: false,
           testTimeout: 30_000,
           // A harness copies (or migrates and seeds) a database per file: slow when the machine is busy.
           hookTimeout: 120_000,
