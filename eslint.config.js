@@ -117,6 +117,12 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.serviceworker } },
   },
   {
+    // Comments say why; the history of a change belongs in git and docs/.
+    files: ["**/*.{ts,tsx,js,mjs}"],
+    plugins: { local: localRules },
+    rules: { "local/no-issue-citations": "error" },
+  },
+  {
     // Layer rules (docs/architecture.md). Features do not import one another.
     files: ["src/features/**/*.{ts,tsx}"],
     plugins: { local: localRules },

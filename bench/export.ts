@@ -1,12 +1,12 @@
 /**
- * `npm run bench:export`: the study export (issue 25) over 100,000 submissions, in every format
+ * `npm run bench:export`: the study export over 100,000 submissions, in every format
  * registered (server/study-export/export-formats.ts; FHIR in both layouts; BENCH_FORMATS=csv,odm
  * for only some), through the same
  * path `clinro export --out FILE` takes. For each: the time against the floor (reading the same
  * rows, the same columns, with one bare query through the same driver, nothing written), and
  * the process's peak memory (RSS and the JavaScript heap sampled every 10 ms, the RSS's growth
  * over the figure before the export, the heap after a collection). V8 collects lazily: a heap
- * that grows while the export runs but falls back after a collection is garbage, not rows held. Target (issue 25): at most 3 times the floor, peak memory under 300 MB.
+ * that grows while the export runs but falls back after a collection is garbage, not rows held. Target: at most 3 times the floor, peak memory under 300 MB.
  *
  * The database: PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (a throw-away
  * database is created on that server and dropped at the end), else PGlite in memory (whose

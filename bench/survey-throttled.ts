@@ -1,5 +1,5 @@
 /**
- * `npm run bench:survey:throttled` (issue 28): the first question of a survey on a mid-range
+ * `npm run bench:survey:throttled`: the first question of a survey on a mid-range
  * tablet, ours beside the best-known engine's (SurveyJS, bench/surveyjs-reference) under the same
  * throttling in the same run. The profile is Lighthouse's mobile one, applied over the DevTools
  * protocol to every page (and to our service worker, a target of its own):
@@ -18,7 +18,7 @@
  * The figure: navigation start to the first question's label painted with its first control
  * enabled (the same probes as bench/survey.ts), min / median / max over --runs (5), and the
  * ratio ours / SurveyJS of the medians (target at most 0.50). The survey: --n questions (1,000,
- * issue 13's size). Serves a copy of dist/ (or --dist DIR); it does not build: run it as
+ * the size the targets were set at). Serves a copy of dist/ (or --dist DIR); it does not build: run it as
  *   flock /tmp/e2e.lock sh -c 'npm run build && npm run bench:survey:throttled'
  * so that no other build or browser shares the machine's cores while it runs.
  */

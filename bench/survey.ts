@@ -103,13 +103,13 @@ const LATE_FROM_SIZE = 1000;
 const LATE_FIRST_STEP = 801;
 /**
  * Half of the best-known engine's figures (SurveyJS, measured on this machine in one sitting with
- * the same 1,000-question shape: issue 13's baseline), the issue's targets; for the route's size,
- * the issue's own: no more than the 206 KiB it shipped that day.
+ * the same 1,000-question shape), the targets; for the route's size, no more than the 206 KiB
+ * it shipped the day the targets were set.
  */
 const TARGETS = { firstQuestionMs: 840 / 2, nextMs: 17.9 / 2, heapMiB: 12.4 / 2, gzipKiB: 206 };
-/** The survey size issue 13 measured and set its first-question and heap targets at. */
+/** The survey size the first-question and heap targets were measured and set at. */
 const TARGET_SIZE = 1000;
-/** The best-known engine's route: 444 KiB gzip. Issue 13 holds ours to its size of that day. */
+/** The best-known engine's route: 444 KiB gzip. Ours is held to its size of that day. */
 const BEST_KNOWN_GZIP_KIB = 444;
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CHROMIUM = existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined;

@@ -43,4 +43,8 @@ export const noCrossFeatureImports = {
   },
 };
 
-export default { rules: { "no-cross-feature-imports": noCrossFeatureImports } };
+import { noIssueCitations } from "./no-issue-citations.js";
+
+export default {
+  rules: { "no-cross-feature-imports": noCrossFeatureImports, "no-issue-citations": noIssueCitations },
+};

@@ -19,136 +19,77 @@ type OutputChunk = Rollup.OutputChunk;
 
 /** KiB of gzip JS + CSS, by the lazy chunk's source module ("app" is the first load). */
 export const BUNDLE_BUDGETS_KIB: Record<string, number> = {
-  // Issue 13 set every line anew, a KiB or so above the day's size (in the comments). On
-  // 2026-11-24: the app 214.5 -> 188.9 and the instrument route 233.4 -> 203.9 (the contracts and
-  // the engine's schemas in zod/mini, fflate and the service worker's registration out of the
-  // first download, the participant pages on demand). On 2026-11-25: one chunk for the app's
-  // first load instead of merging small chunks (vite.config.ts appChunk), which had moved lazy
-  // pages into it: the app 173.2, the instrument route 190.7. The instrument route is held to
-  // issue 13's 206 KiB. On 2026-11-27 (issue 23), what a survey needs when the device refuses to
-  // store (the not-stored dialog, the draft alert, the answers export) and the to-do list's
-  // outbox view: the instrument route 190.7 -> 196.1 (with issue 29), the participant home 179.9 -> 183.3; these
-  // cannot load on demand, as they are needed exactly when the device is in trouble.
-  // Issue 26 (dates): choosing the dates' locale among every one dayjs ships (their names, the
-  // rule) and the one date and time format: about 1.0 KiB (esbuild, gzip -9, of src/i18n's
-  // modules before and after); the locales themselves and the map of them load on demand.
-  // Issue 26 (item 21, polish): one radio style (radio.css), legible disabled buttons and the
-  // install icon's mark as the logo: 0.5 KiB (0.34 of CSS, 0.15 of brand.tsx; esbuild, gzip -9).
-  // Issue 26, whole (measured at its end, 2026-11-27): the first load carries the English texts
-  // and code of the screens it added or reworded (the queue in a coordinator's words and the
-  // form count in the navigation's badge, the site's participant list, study roles, announcement
-  // instruments, answers' authors, the date input's rule): 177 -> 178.5. Every lazy route counts
-  // the first load too, so each line below grew by at least that much (each measured).
-  // Issue 43 (items 4 to 6, measured 2026-12-02 on the day's merges): the queue's sign-out and
-  // refused-signing items (the drain's sign-out-first rule, the records' version 4), "Sign again"
-  // on a consent refused for its signer's password, the sign-in page's word on a sign-out still
-  // to reach the server and their English texts, about 1.8 KiB: 181.0. Every line that build
-  // found over its budget was set again from it (lazy chunks count the first load).
-  // A revoked session ended at the outbox's first 401 (src/auth/refused-session.ts) and
-  // the day's merges: the first load 181.7, and the lazy lines that build found over set again.
+  // Each line sits about a KiB above the size of the day it was set (the comment); every lazy
+  // line counts the first load too, so the first load's growth raises them all. Why each line is
+  // what it is, with the figures of each change: docs/bundle-budgets.md.
   app: 183, // 181.9
-  // The participant's submission review, over the default by the first load's growth.
+  // Over the default by the first load's growth.
   "src/features/participant-home/submission-review.tsx": 188, // 187.1
-  // Site set-up (2026-11-27): the first load's English catalog holds the new screens' messages
-  // (app 166.7 -> 171.2) and the outbox enrols offline (provisional participants, their map):
-  // the instrument route 196.1 -> 201.1, the consent route 207.2 -> 212.2, the photo 192.5 -> 196.9.
-  // Issue 26: the English catalog in the first load grows with its texts (greeting, study roles,
-  // the forced password change's confirmation): 201.1 -> 203.0.
-  // Issue 26 (whole): the route counts the first load's growth (above) and the runner's record
-  // context, answers' authors and answered-by notes; the date and datetime controls load on
-  // demand (React Aria's date field, 2.9 KiB), as the photo and the drawing do: 208.6, over issue
-  // 13's 206 by the first load's texts.
-  // Show-if on one screen (2026-12-02): the question asked before erasing the answers an answer
-  // hides, the live announcement of the questions it shows, their texts and the engine's
-  // visibility by answers being edited: about 1.2 KiB (esbuild, gzip -9, of the two components
-  // and the changed engine modules); the route 209.9, the date and datetime controls 199.9 and 200.1.
-  // Consent first: the lock, its notice and the participant's cached consents read with the
-  // outbox: 213.2 -> 215.1.
+  // What a survey needs when the device refuses to store (the not-stored dialog, the draft alert,
+  // the answers export) cannot load on demand: it is needed exactly when the device is in trouble.
   "src/features/instrument/instrument-route.tsx": 216, // 215.1
 
   "src/features/password/forced-change-password-page.tsx": 185, // 184.0
-  // Consent first: the first load reads and keeps an outbox item's consent (its version 5).
   "src/features/session/inactivity-lock.tsx": 184, // 183.0
-  // Issue 26: a completed instrument's Review (the dialog itself loads on demand): 183.3 -> 184.4.
-  // Issue 26: the first load's English catalog grows with the forced password change's confirmation.
-  // Consent first: the to-do list locked with the way to the consent: 193.1 -> 195.0.
+  // The to-do list with its outbox view and the consent-first lock.
   "src/features/participant-home/participant-home-page.tsx": 196, // 195.0
-  // A participant added offline: their page with the correction form of a refused enrolment and
-  // the device's instrument lists (site set-up).
+  // A participant added offline: the correction form of a refused enrolment and the device's
+  // instrument lists.
   "src/features/enrolment/pending-participant-page.tsx": 196, // 195.1
   "src/features/profile/profile-page.tsx": 213, // 212.1
   // The users page carries the table widget (TanStack Table's sorting).
   "src/features/users/users-page.tsx": 196, // 194.7
-  // Issue 26 (item 8): the participant search with the site's sorted, paged list (its chunk 2.3 KiB
-  // of JS and 0.4 of CSS), measured in a tree whose first load was 180.3.
+  // The site's sorted, paged participant list beside the search.
   "src/features/participant-search/participant-search-page.tsx": 186, // 185.1
-  // Issue 26: the site's pending instruments across participants, with the table widget.
+  // The site's pending instruments across participants, with the table widget.
   "src/features/pending-instruments/pending-instruments-page.tsx": 198, // 196.8
-  // Issue 26: the Spanish catalog grows with each of its texts (greeting, toasts, video room, password).
-  "src/i18n/locales/es/messages.po": 198, // 197.0 with issue 43's texts
-  // Issue 26 (item 15): the French, German and Brazilian Portuguese catalogs, loaded on demand
-  // like the Spanish one, measured with the three in lingui.config.ts's locales: the app's first
-  // load (178.5 at 78311ee) and the catalog's own 15.1, 15.1 and 14.3 KiB (851 messages).
-  // Consent first's six texts: about 1 KiB more on each catalog's route.
+  // The catalogs load on demand; each grows with the portal's texts.
+  "src/i18n/locales/es/messages.po": 198, // 197.0
   "src/i18n/locales/fr/messages.po": 199, // 198.0
   "src/i18n/locales/de/messages.po": 199, // 198.0
   "src/i18n/locales/pt-BR/messages.po": 198, // 197.2
   "src/api/consents-api.ts": 188, // 186.6
-  // With the table widget (TanStack Table).
-  // Issue 26: Start consent and 'See consent' in the PDF viewer's dialog (191.4 -> 192.1).
+  // With the table widget (TanStack Table) and 'See consent' in the PDF viewer's dialog.
   "src/features/consents/consent-routes.tsx": 204, // 202.9
-  // Signing for a participant enrolled offline: the queued enrolment and the id map (site set-up).
-  // Issue 26: whose record it is (participant, subject id, study, site), the consent's failure
-  // events and the email confirmation: 215.2 -> 217.0.
-  // Consent first: the queued signing says whether it completes the consent (the kernel's
-  // consent status, shared with the server): 231.0 -> 232.2.
+  // Signing for a participant enrolled offline (the queued enrolment and the id map), whose
+  // record it is, and the kernel's consent status, shared with the server.
   "src/features/consent-completion/consent-completion-route.tsx": 233, // 232.2
   "src/features/visits/visits-route.tsx": 188, // 187.1
   "src/features/visit-join/join-route.tsx": 189, // 187.7
   "src/app/visit-room/visit-room-overlay.tsx": 190, // 189.0
   // Loaded only when a site's room is on Agora: the SDK itself.
-  // Issue 43: the first load's English catalog holds the sign-in page's reasons for a refused
-  // session and the queue's words for other users' items (610.4 -> 611.0 with the merges of the day).
   "node_modules/agora-rtc-sdk-ng/AgoraRTC_N-production.js": 614, // 612.9
   // The consent participants' filter box (React Aria's popover, dialog and checkbox group),
   // loaded once the list is on screen.
   "src/widgets/filter-box/filter-box.tsx": 219, // 217.7
   // Question types loaded on demand inside the instrument route: the app plus the piece. The
   // photo's closure counts the survey runner's chunk too, which the route has already loaded.
-  // Issue 26: the survey runner names whose record it is (196.9 -> 198.2).
   "src/survey/questions/image-capture-question.tsx": 209, // 207.5
   "src/survey/questions/pdf-question.tsx": 371, // 370.0
-  // Issue 26: 'See consent' opens the completed consent in the same PDF viewer (react-pdf and
-  // pdf.js), loaded only when a consent is opened from the consent participants page.
-  // Issue 43: the first load's texts (above): 366.4 -> 367.0.
+  // react-pdf and pdf.js, loaded only when a completed consent is opened.
   "src/widgets/pdf-viewer/pdf-viewer.tsx": 370, // 368.9
-  // Issue 26 (item 14): the spec's date input and time picker, on demand inside the instrument route.
+  // The spec's date input and time picker (React Aria's date field), on demand.
   "src/survey/questions/date-question.tsx": 201, // 199.9
   "src/survey/questions/datetime-question.tsx": 204, // 202.6
   "src/survey/questions/scribble-question.tsx": 190, // 189.1
   // The inbox: DOMPurify (the browser's second sanitising of announcements' HTML), the onboarding
   // card and the mascot.
   "src/features/inbox/inbox-page.tsx": 197, // 196.1
-  // Issue 26 (item 14): the date of birth and the visit's date and time in the spec's date input
-  // and time picker (React Aria's date field) instead of the browser's pickers.
+  // The date of birth and the visit's date and time in the spec's date input and time picker.
   "src/features/enrolment/add-participant-page.tsx": 191, // 189.8
   "src/features/enrolment/edit-participant-page.tsx": 191, // 189.6
-  "src/features/participant-home/schedule-visit-dialog.tsx": 190, // 189.0 with the device clock (issue 43)
-  // Issue 26 (item 7): the staff pages share the users page's study-role words.
+  "src/features/participant-home/schedule-visit-dialog.tsx": 190, // 189.0
+  // The staff pages share the users page's study-role words.
   "src/features/users/invite-user-page.tsx": 189, // 187.8
-  // The staff CSV import, at the default until the first load's consent first (187.0).
   "src/features/users/staff-import-page.tsx": 188, // 187.0
   "src/features/users/staff-access-page.tsx": 190, // 188.8
-  // Issue 43: the signature dialog of "Sign again" on the queue page, with the consent signature
-  // question's texts and the consent schemas it signs with, loaded when it opens.
+  // "Sign again" on the queue page: the consent signature question's texts and the consent
+  // schemas it signs with, loaded when it opens.
   "src/features/outbox-review/sign-again-dialog.tsx": 206, // 204.9
   // TipTap and ProseMirror, loaded when the announcement form opens.
   "src/widgets/rich-text-editor/rich-text-editor.tsx": 347, // 346.0
 };
-/**
- * The app's budget and a little room for a new page's own code. Issue 43: the first load's texts
- * (above) took the staff import page to 184.3 and a submission's review to 184.1.
- */
+/** The app's budget and a little room for a new page's own code. */
 export const DEFAULT_LAZY_BUDGET_KIB = 187;
 
 export type BudgetRow = {

@@ -184,7 +184,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}) {
   // as every tablet browser offers it over HTTPS: against gzip at level 6 it sends as few bytes
   // or fewer (the pending instruments' 147 KB in 5.6 KB against 6.3) for less of the server's
   // CPU (a consent participants call 15.0 -> 11.7 ms, a pending instruments call 6.9 -> 5.7 ms
-  // on the scale database; issue 28). zlib's own default, quality 11, took 244 and 500 ms for
+  // on the scale database). zlib's own default, quality 11, took 244 and 500 ms for
   // those two answers. gzip and deflate for the clients that do not offer brotli.
   // Already-compressed types (zip, JPEG) are left alone.
   // Answers up to 64 KiB (a page of search results, a list) are compressed in one synchronous

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale:audit` (issue 28): `clinro audit verify` as an operator runs it (a child
+ * `npm run bench:scale:audit`: `clinro audit verify` as an operator runs it (a child
  * process: node server/cli/main.ts audit verify) on the scale databases of bench/scale/build.ts:
  * clinro_scale_demo (150,000 audit rows) and clinro_scale (5,000,000). Prints the rows per second
  * and the peak memory (the kernel's high-water mark, VmHWM, read every 50 ms as bench/export.ts

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale:backup` (issue 28): `clinro backup` and `clinro restore` of the scale
+ * `npm run bench:scale:backup`: `clinro backup` and `clinro restore` of the scale
  * database (bench/scale/build.ts; SCALE_BACKUP_DATABASE, clinro_scale by default) against
  * PostgreSQL's own pg_dump -Fc / pg_restore of the same database (target: at most 2x each), run
  * one after the other as an operator would, each a child process timed from start to exit. Both

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale:build` (issue 28): builds the sponsor-sized PostgreSQL database
+ * `npm run bench:scale:build`: builds the sponsor-sized PostgreSQL database
  * `clinro_scale` and a demo-sized one, `clinro_scale_demo`, on BENCH_ADMIN_URL
  * (default postgres://postgres@127.0.0.1:5432/postgres). Each is dropped and made again.
  *

@@ -1,5 +1,5 @@
 /**
- * The scale data set's clinician instruments (issue 28): five rating scales of 10 to 60
+ * The scale data set's clinician instruments: five rating scales of 10 to 60
  * single-choice items, in the definition format of core/contracts/survey-definition.ts (as the
  * demo's ham-d-17.json is written), with a total score. Each study deploys all five; how often
  * each is administered (`weight`) makes a submission hold about 22 answers on average.

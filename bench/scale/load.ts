@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale:load` (issue 28): a thousand clinicians at a sponsor's scale, against TWO
+ * `npm run bench:scale:load`: a thousand clinicians at a sponsor's scale, against TWO
  * server processes (node server/main.ts on two ports) on ONE PostgreSQL, all on this machine.
  *
  * The database: `clinro_load` on BENCH_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale:reads` (issue 28): every clinician read call on the scale database
+ * `npm run bench:scale:reads`: every clinician read call on the scale database
  * (bench/scale/build.ts: clinro_scale, and the demo-sized clinro_scale_demo for flatness), through
  * HTTP against a real server process (node server/main.ts on that database), each beside the bare
  * SQL of the same answer sent straight to the driver.

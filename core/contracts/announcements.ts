@@ -80,7 +80,7 @@ export type PostAnnouncementRequest = z.infer<typeof postAnnouncementRequest>;
 /**
  * An ANNOUNCEMENT instrument of a study (spec 02 sections 3 and 7): in the newer instrument
  * architecture the study team's announcements are delivered as instruments with the
- * participants' activities, and the inbox lists them (issue 26, item 10). One entry per
+ * participants' activities, and the inbox lists them. One entry per
  * instrument, however many participants it was delivered to.
  */
 export const announcementInstrument = z.object({

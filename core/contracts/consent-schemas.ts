@@ -1,5 +1,5 @@
 /**
- * The consent calls (spec 02 section 7; issue 10's plan, "Calls"): the consent definition with
+ * The consent calls (spec 02 section 7): the consent definition with
  * earlier signings, the clinician and witness consent submissions, the signing key, the
  * participants of one consent, the email, the consent PDF and the completed consent download.
  * The server validates with these schemas; the client (src/api/consents-api.ts) types its calls

@@ -1,6 +1,6 @@
 /**
  * GET /control/studies/{studyId}/sites/{siteId}/participants: a site's participants, sorted and
- * paged (issue 26, item 8: browsing a site as REDCap's and Castor's record lists do, beside the
+ * paged (browsing a site as REDCap's and Castor's record lists do, beside the
  * search).
  *
  * Paging is by keyset: each page answers `next_cursor`, an opaque text naming the last row's sort

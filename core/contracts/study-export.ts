@@ -1,5 +1,5 @@
 /**
- * The study export (issue 25, "Data out"): which formats a study's collected data leaves in, and
+ * The study export (CDISC ODM, FHIR and CSV): which formats a study's collected data leaves in, and
  * the query of GET /control/studies/{studyId}/export.
  *
  * - format: csv (a zip of CSV files, REDCap's layout), odm (CDISC ODM 1.3.2 XML) or fhir (FHIR R4

@@ -1,5 +1,5 @@
 /**
- * Virtual visits (spec 01 "Virtual visits page", "Video room", section 7; issue 14): the calls of
+ * Virtual visits (spec 01 "Virtual visits page", "Video room", section 7): the calls of
  * the visits list, the room validation and renewal, the participant's join link and the
  * coordinator's scheduling, and the messages of the built-in video service's signalling
  * WebSocket. The server validates with these schemas; the client types its calls with them.

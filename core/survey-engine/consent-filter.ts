@@ -1,5 +1,5 @@
 /**
- * Consent filtering and pre-filling (spec 02 section 4, "Consent filtering"; plan of issue 10).
+ * Consent filtering and pre-filling (spec 02 section 4, "Consent filtering").
  *
  * A consent is signed in several sessions on one definition: the participant (and caregiver) and
  * the clinician on the clinician's tablet, later a witness. Each session sees:
@@ -114,7 +114,7 @@ const OWN_SIGNER_ROLE = { clinician: "clinro", witness: "witness", other: undefi
  * The viewer's own signature questions still open are required in their session: a clinician
  * or witness who finishes a consent session signs it. Without this, a staff signature left empty
  * (definitions mark it optional, as another session may give it) finished the session while the
- * consent still awaited that very signature (issue 23).
+ * consent still awaited that very signature.
  */
 function withOwnSignaturesRequired(
   questions: SurveyDefinition["questions"],

@@ -1,5 +1,5 @@
 /**
- * A participant's consent status from who has signed what (issue 10 plan, "Status"), read from
+ * A participant's consent status from who has signed what (spec 02, consent statuses), read from
  * the consent definition and the answers of every signing so far:
  *   a declining decision                             -> declined
  *   no decision yet, or a participant or caregiver

@@ -1,5 +1,5 @@
 /**
- * ANNOUNCEMENT instruments as the inbox lists them (issue 26, item 10). In the newer instrument
+ * ANNOUNCEMENT instruments as the inbox lists them. In the newer instrument
  * architecture a study's announcements are instruments delivered with the participants'
  * activities (spec 02 sections 3 and 7); a clinician reads each once, whatever the number of
  * participants it went to. So the inbox gets one entry per instrument:

@@ -8,7 +8,7 @@
  * being a select_one. The definition's `id` names the consent in the study: a new id makes a new
  * consent, offered to every participant of the study (awaiting_participant); a known id
  * publishes the next version, and every participant of the consent who had not declined is sent
- * back to awaiting_participant on it (issue 10: a new version asks them to consent again).
+ * back to awaiting_participant on it (a new version asks them to consent again).
  * A definition that does not pass changes nothing.
  */
 import { and, desc, eq, ne } from "drizzle-orm";

@@ -257,7 +257,7 @@ const SIGNER_NAMES = { clinro: "the clinician's", witness: "the witness's" } as 
 /**
  * A session from the signer the participant's status awaits must carry that signer's signature:
  * the clinician's session of a consent awaiting the clinician, the witness's of one awaiting the
- * witness. Without it the status would not move while the session looked finished (issue 23):
+ * witness. Without it the status would not move while the session looked finished:
  * each of that signer's shown signature questions still unsigned is named.
  */
 function awaitedSignatureProblems(

@@ -2,7 +2,7 @@
  * One transaction that moves a whole table at a time, in PostgreSQL's COPY text format, for
  * `clinro backup` and `clinro restore`. COPY is how pg_dump and pg_restore move rows: one line a
  * row, no column names repeated, nothing parsed on the way; row by row through SQL it costs
- * several times as much (issue 28).
+ * several times as much.
  *
  * Each engine speaks COPY differently: postgres.js streams it both ways over the connection of
  * its transaction; PGlite copies a table to or from a Blob ('/dev/blob'), so a table's rows are

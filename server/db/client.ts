@@ -41,7 +41,7 @@ const dialect = new PgDialect();
  * A raw SQL read made at every call of a route, prepared once per database (keep it with
  * preparedPerDatabase). Its values are named placeholders (sql.placeholder), filled by `all`:
  * - Drizzle builds its text once, not at every call (0.1 ms of CPU for the consents list's
- *   statement, as much as PostgreSQL spends running it; issue 28);
+ *   statement, as much as PostgreSQL spends running it);
  * - it is sent as a prepared statement, which PostgreSQL may plan once per connection, where
  *   Drizzle sends a raw statement unprepared and PostgreSQL plans it anew each time;
  * - `all` answers the rows as the database sends them, without Drizzle's mapping of each cell
@@ -184,7 +184,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   // One process at a time on a data directory (the server, or the clinro command): see pglite-lock.ts.
   const unlock = options.dataDir !== undefined ? await lockPgliteDataDir(options.dataDir) : async () => {};
   // Loaded only here: PGlite's WebAssembly build takes tens of megabytes that a server or command
-  // on PostgreSQL never needs (the export command's memory, issue 25).
+  // on PostgreSQL never needs (the export command's memory).
   const [{ PGlite }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all(
     [
       import("@electric-sql/pglite"),

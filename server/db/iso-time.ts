@@ -19,7 +19,7 @@ export function isoTime(value: DriverTimestamp | null) {
   if (value === null) return null;
   if (typeof value !== "string") return value.toISOString();
   // Rewritten as text: parsing it into a Date and writing that back cost 0.6 ms of CPU per 1,000
-  // cells (the pending instruments' 500 rows hold 1,000; issue 28), the rewrite a sixth of it.
+  // cells (the pending instruments' 500 rows hold 1,000), the rewrite a sixth of it.
   // Date keeps milliseconds by cutting the rest of the fraction off, not rounding, and so does this.
   // Any other text (another zone, a year past 9999, BC) goes through Date as before.
   const utc = UTC_TEXT.exec(value);

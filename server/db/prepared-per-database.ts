@@ -1,6 +1,6 @@
 /**
  * A query prepared once per database and kept. Building a query with drizzle costs about as much
- * CPU as PostgreSQL spends on a selective read (issue 28), and the reads made at every tap (the
+ * CPU as PostgreSQL spends on a selective read, and the reads made at every tap (the
  * session check, a participant's access, their lists) should not pay it each time. `shape` tells
  * apart the forms of one query that differ in their SQL (the search's word shapes); most have one.
  * Kept per database: the API tests run PGlite and PostgreSQL side by side in one process.

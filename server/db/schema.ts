@@ -393,7 +393,7 @@ export const instrumentInstances = pgTable(
   (t) => [
     index("instrument_instances_participant_idx").on(t.participantId, t.instrumentId),
     // The open deliveries (pending lists, history's pending part): a participant's years of
-    // completed instances are not read to find them (issue 28, migration 0017).
+    // completed instances are not read to find them (migration 0017).
     index("instrument_instances_open_idx")
       .on(t.participantId, t.startDate)
       .where(sql`${t.completion} is null`),
@@ -499,7 +499,7 @@ export const consentParticipants = pgTable(
     primaryKey({ columns: [t.consentId, t.participantId] }),
     index("consent_participants_participant_idx").on(t.participantId),
     // The consents list's missing consents read the unfinished statuses only, not every
-    // participant who signed years ago (issue 28, migration 0018).
+    // participant who signed years ago (migration 0018).
     index("consent_participants_unfinished_idx")
       .on(t.consentId, t.participantId)
       .where(sql`${t.status} not in ('complete', 'declined')`),

@@ -4,7 +4,7 @@
  * the check allocates nothing, and the writer sends only the fields the schema names (what zod's
  * parse does by copying the whole answer first). On the 2,000 participants of a consent, zod's
  * parse and JSON.stringify cost 2.5 ms of CPU and a copy of the answer for the collector; these
- * 0.7 ms and no copy (issue 28).
+ * 0.7 ms and no copy.
  *
  * Only what JSON Schema states exactly takes this path. A schema zod cannot translate, one whose
  * parse fills in defaults (its answer differs from what the handler returned) or one that refers
@@ -65,7 +65,7 @@ const SCALAR_TYPES = new Set(["string", "integer", "number", "boolean"]);
  * check needs, and with a nullable scalar (zod's anyOf of the value and null) as one type that
  * may be null. fast-json-stringify writes an anyOf by running a validator of each branch on the
  * value, formats and patterns included: for the pending instruments' 500 nullable expirations,
- * a fifth of a millisecond of CPU a call spent asking again what the check had answered (issue 28).
+ * a fifth of a millisecond of CPU a call spent asking again what the check had answered.
  */
 function forWriting(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(forWriting);

@@ -26,7 +26,7 @@ export function inlineScriptHashes(html: string): string[] {
  * itself), the file is looked at again and read again when it changed: a rebuild is served without
  * a restart (see static-app.ts). Asked without it (every other answer: JSON, assets, files), the
  * last hashes read are given without touching the disk: a policy's script hashes only matter in
- * the document they came with, and a stat for each API call was a system call each (issue 28).
+ * the document they came with, and a stat for each API call was a system call each.
  * None while there is no index.html.
  */
 export function indexHtmlScriptHashes(staticDir: string): (fresh: boolean) => readonly string[] {

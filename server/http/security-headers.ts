@@ -1,5 +1,5 @@
 /**
- * The browser-side protections every answer carries (issue 12, responses):
+ * The browser-side protections every answer carries (OWASP's secure headers):
  * - a Content-Security-Policy whose only inline script is index.html's early start, allowed by
  *   its hash (inline-script-hashes.ts; never 'unsafe-inline' or eval), no plugins
  *   (object-src 'none'), no <base> but our own, never framed (frame-ancestors 'none');

@@ -50,7 +50,7 @@ export type DeliveredRow = {
 /**
  * Asked at every participant opened: prepared once per database and read as plain rows with only
  * the columns the two lists answer. Drizzle's mapping of every cell of the whole instrument and
- * instance rows was most of the server's work for the call (issue 28). A retired instrument's
+ * instance rows was most of the server's work for the call. A retired instrument's
  * open deliveries are no longer to do and are left out here; what was completed stays.
  */
 const preparedInstances = preparedPerDatabase((db: Database) =>

@@ -80,7 +80,7 @@ describe("the mailer", () => {
     expect(mail.html).toContain(`href="${link}"`);
 
     expect(log.entries).toHaveLength(1);
-    // The link is a credential: the log names the .eml file to open, never the link (issue 12).
+    // The link is a credential: the log names the .eml file to open, never the link.
     expect(log.entries[0]!.message).toContain(files[0]!);
     expect(JSON.stringify(log.entries[0])).not.toContain("abc_DEF-123");
   });

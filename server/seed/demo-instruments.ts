@@ -119,7 +119,7 @@ export const DEMO_INSTRUMENTS: DemoInstrument[] = [
     visibleDays: 1,
     metadata: {
       display_name: "Visit schedule update",
-      // Its text: where the newer architecture shows it, the inbox opens it (issue 26, item 10).
+      // Its text: where the newer architecture shows it, the inbox opens it.
       content:
         "<p>From next week, study visits start at <strong>8:30</strong> instead of 9:00, so that the HAM-D 17 and the CGI-S are done before the participant's lab work.</p><p>Please tell your participants at their next visit.</p>",
     },

@@ -39,7 +39,7 @@ export const announcementsQuery = () =>
     meta: { persist: true },
   });
 
-/** A study's ANNOUNCEMENT instruments (the newer architecture's announcements, issue 26 item 10). */
+/** A study's ANNOUNCEMENT instruments (the newer architecture's announcements). */
 export const announcementInstrumentsQuery = (studyId: number) =>
   queryOptions({
     queryKey: announcementKeys.instruments(studyId),
@@ -111,7 +111,7 @@ export type InboxAnnouncements = {
 /**
  * The announcements, fetched only when the selected study's instrument architecture version is
  * not above the default (spec 02 section 2); above it, the study's ANNOUNCEMENT instruments are
- * fetched instead (issue 26, item 10). No study selected: fetched. The study's version
+ * fetched instead. No study selected: fetched. The study's version
  * comes from the study call; while it loads nothing is fetched, and when it fails the default
  * is assumed.
  */

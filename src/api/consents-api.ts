@@ -1,5 +1,5 @@
 /**
- * Every client call of the consent screens (spec 02 section 7; issue 10's plan, "Calls"), typed
+ * Every client call of the consent screens (spec 02 section 7), typed
  * with the shared contracts: the consents list (the tab's dot and the consent search list), the
  * participants of one consent, the consent definition and the signing key (consent completion),
  * the consent PDF (print), the completed consent download and the email. Reads are queryOptions
@@ -199,7 +199,7 @@ export function downloadCompletedConsent(
 
 /** The spec's success message of the email call. */
 export const emailSentMessage = msg({ id: "consents_email_sent", message: "Email sent" });
-/** The success message naming the recipient (issue 26: the toast says to whom). */
+/** The success message naming the recipient (the toast says to whom). */
 export function emailSentToMessage({ name, email }: { name: string; email: string }) {
   return msg({ id: "consents_email_sent_to", message: `Email sent to ${name} (${email})` });
 }

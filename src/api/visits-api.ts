@@ -1,5 +1,5 @@
 /**
- * The virtual visits calls (spec 01 section 7; issue 14): the visits list, the room validation
+ * The virtual visits calls (spec 01 section 7): the visits list, the room validation
  * and token renewal of a clinician's room, the participant's public join call, and the URL of
  * the built-in service's signalling WebSocket. URLs come from the calls' declarations
  * (core/contracts/calls/visit-calls.ts); this module loads with the pages that use it (the visits

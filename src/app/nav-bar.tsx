@@ -47,7 +47,7 @@ const isoDate = (date: Date) =>
 export function NavBar() {
   const { t, i18n } = useLingui();
   const user = useStoredUser();
-  // Counted as a coordinator counts: a consent with its signatures is one form (issue 26, item 17).
+  // Counted as a coordinator counts: a consent with its signatures is one form.
   const pendingSummary = usePendingSummary(user?.id);
   const pending = unsentTotal(pendingSummary);
   const pendingList = unsentList(pendingSummary, i18n);

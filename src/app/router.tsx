@@ -402,7 +402,7 @@ const participantSearchRoute = createRoute({
   ),
 });
 
-/** The site's pending clinician instruments across participants (issue 26). */
+/** The site's pending clinician instruments across participants. */
 const pendingInstrumentsRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: "/studies/$studyId/sites/$siteId/pending",

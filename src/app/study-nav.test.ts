@@ -95,7 +95,7 @@ describe("back links", () => {
     ["/search", ["studies"]],
     ["/participants/12", ["studies", "search"]],
     ["/participants/12/instruments/3/ham-d-17", ["studies", "search"]],
-    // The site's pending instruments (issue 26) belong with the participants.
+    // The site's pending instruments belong with the participants.
     ["/pending", ["studies", "search"]],
     ["/visits", ["studies"]],
     ["/visits/room-token", ["studies", "visits"]],

@@ -2,7 +2,7 @@
  * The lists a delivered write changes are read again as soon as it leaves the outbox, whoever
  * sent it (this page, another tab, the service worker's Background Sync): a submission sent
  * later must not leave its form on the participant's to-do list until the next sign-in
- * (issue 23). A submission or consent that leaves the outbox was stored by the server (or
+ *. A submission or consent that leaves the outbox was stored by the server (or
  * exported and discarded by its user): either way the server's lists are the truth again.
  */
 import { useQueryClient } from "@tanstack/react-query";

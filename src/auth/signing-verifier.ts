@@ -1,5 +1,5 @@
 /**
- * Part 11 on the client (21 CFR 11.200; plan of issue 10, "Part 11"): a clinician or witness
+ * Part 11 on the client (21 CFR 11.200): a clinician or witness
  * signing a consent types their password again at the signature, also offline.
  *
  * State it owns (IndexedDB, database "clinro-signing"):

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LOCALE_NAMES, matchLocale, SUPPORTED_LOCALES } from "./i18n.ts";
 
-describe("interface languages (issue 26 item 15)", () => {
+describe("interface languages", () => {
   it("speaks English, Spanish, French, German and Brazilian Portuguese", () => {
     expect(SUPPORTED_LOCALES).toEqual(["en", "es", "fr", "de", "pt-BR"]);
     expect(LOCALE_NAMES).toEqual({

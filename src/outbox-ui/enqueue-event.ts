@@ -2,7 +2,7 @@
  * Events (seen, read, cancelled, delivered…) go to the outbox like every write, but a screen does
  * not wait on them: one the device refuses to store is said at once (a toast with the reason in
  * the console) and never stops the clinician, e.g. from opening the instrument a read event
- * belongs to. No write path fails silently (issue 23).
+ * belongs to. No write path fails silently.
  */
 import { msg } from "@lingui/core/macro";
 import { enqueueWrite, type StorableWrite, type WriteContext } from "../outbox/enqueue.ts";

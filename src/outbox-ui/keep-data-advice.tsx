@@ -1,5 +1,5 @@
 /**
- * What a clinician must know when the browser may clear this device's data (issue 27): in Safari
+ * What a clinician must know when the browser may clear this device's data: in Safari
  * (every iPad browser) a site's data, answers waiting to be sent included, may be cleared after
  * seven days without use unless the portal is installed to the Home Screen; elsewhere, when the
  * device runs low on space. Shown on the queue page, and on the studies page until dismissed.

@@ -1,6 +1,6 @@
 /**
  * The device refused to store a finished form in the outbox (a full disk, a private window that
- * refuses the write, a damaged database; issue 23). Nothing was queued, so nothing will be sent:
+ * refuses the write, a damaged database). Nothing was queued, so nothing will be sent:
  * the clinician is told at once and why, the answers stay on screen behind this dialog, and
  * they can try again or export the answers to a file (photos and signatures included).
  */

@@ -1,5 +1,5 @@
 /**
- * What waits in the outbox, counted as a coordinator counts it (issue 26, item 17): a form (an
+ * What waits in the outbox, counted as a coordinator counts it: a form (an
  * instrument or a consent) is one, however many files (photos, signatures) go with it; a new
  * participant is one; a file is counted on its own only when no form waiting here takes it
  * along; events (a form opened, an announcement read) and refused signing passwords are

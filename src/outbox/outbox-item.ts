@@ -79,7 +79,7 @@ export type OutboxItem = {
   draftKey?: string;
   /**
    * The instrument delivery a submission completes: the participant's to-do list shows it as
-   * waiting to send, never as a form to start again (issue 23).
+   * waiting to send, never as a form to start again.
    */
   instrument?: { id: number; instanceId?: number | undefined };
   /**

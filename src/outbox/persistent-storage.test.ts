@@ -100,7 +100,7 @@ describe("readStorageStatus", () => {
   });
 });
 
-describe("whether the browser may clear this device's data (issue 27)", () => {
+describe("whether the browser may clear this device's data", () => {
   it("may, unless storage is persistent or the app runs installed", async () => {
     const { mayBeCleared } = await freshModule();
     expect(mayBeCleared({ persisted: false }, false)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * One interface for the two video services of a visit (issue 14): the built-in peer-to-peer
+ * One interface for the two video services of a visit: the built-in peer-to-peer
  * WebRTC service (default on a fresh install) and Agora (when the server has an Agora account).
  * A service acquires the camera and microphone itself (Agora makes its own tracks), joins one
  * room, and reports what happens as events; the room and the join page only render streams.

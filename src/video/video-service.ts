@@ -1,5 +1,5 @@
 /**
- * Picks the video service of a room (issue 14). The types and the event hub the adapters share
+ * Picks the video service of a room. The types and the event hub the adapters share
  * are in video-port.ts.
  */
 import type { VideoRoom, VideoService } from "./video-port.ts";

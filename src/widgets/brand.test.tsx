@@ -49,7 +49,7 @@ function drawingOf(svg: Element) {
   };
 }
 
-describe("the logo is the install icon (issue 26)", () => {
+describe("the logo is the install icon", () => {
   it("draws what public/favicon.svg, the source of the manifest's icons, draws", () => {
     const icon = new DOMParser().parseFromString(installIcon, "image/svg+xml").documentElement;
     const { container } = render(<LogoMark />);

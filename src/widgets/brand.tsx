@@ -22,7 +22,7 @@ export function logoNameClass(name: string) {
 }
 
 /**
- * The product's mark, the drawing of its install icon (issue 26: the logo in the app is the icon
+ * The product's mark, the drawing of its install icon (the logo in the app is the icon
  * on the home screen): public/favicon.svg, from which the PNG icons of the manifest and the
  * Apple touch icon are made. A test holds the two drawings equal.
  */

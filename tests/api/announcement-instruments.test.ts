@@ -1,5 +1,5 @@
 /**
- * GET /control/clinro/me/announcement_instruments (issue 26, item 10): a study's ANNOUNCEMENT
+ * GET /control/clinro/me/announcement_instruments: a study's ANNOUNCEMENT
  * instruments, which the newer architecture delivers with the participants' activities, listed
  * once each for the inbox with the user's read state; the read event naming the instrument marks
  * it read. Any study's, not only the demo's.

@@ -1,5 +1,5 @@
 /**
- * Round trip (issue 25): every demo instrument → FHIR R4 Questionnaire → the FHIR import gives
+ * Round trip: every demo instrument → FHIR R4 Questionnaire → the FHIR import gives
  * back the same questions (ids, types, labels), choices (ids, labels, scores), show-if logic and
  * scores, and the same score values on the same answers.
  *

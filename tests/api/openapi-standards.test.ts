@@ -1,5 +1,5 @@
 /**
- * The API description as an integrator uses it (issue 29): a standard OpenAPI linter (Redocly's
+ * The API description as an integrator uses it: a standard OpenAPI linter (Redocly's
  * recommended rules) finds no error in it, and the most used TypeScript client generator
  * (openapi-typescript) turns it into types that type-check, with every call named by its
  * operationId.

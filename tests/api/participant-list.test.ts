@@ -1,6 +1,6 @@
 /**
  * GET /control/studies/{studyId}/sites/{siteId}/participants: a site's participants, sorted and
- * paged by keyset (issue 26, item 8).
+ * paged by keyset.
  */
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";

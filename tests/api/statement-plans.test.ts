@@ -4,7 +4,7 @@
  * only what the statement's text says: a partial index is usable only when the text's constants
  * imply the index's predicate. The consents list's count of unfinished statuses once named the
  * finished statuses as parameters; its generic plan could not use the unfinished-status index,
- * so PostgreSQL planned it anew at every call (issue 28).
+ * so PostgreSQL planned it anew at every call.
  *
  * Each test prepares the route's own statement text, asks for its generic plan (seq scans off, so
  * that the demo's small tables answer as the sponsor's large ones do) and reads which indexes it

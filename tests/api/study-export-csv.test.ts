@@ -1,5 +1,5 @@
 /**
- * The CSV export (issue 25): a zip with one CSV per instrument definition version in REDCap's
+ * The CSV export: a zip with one CSV per instrument definition version in REDCap's
  * layout (a column per question, matrix rows, multiple-field fields and select-multiple choices
  * in their own columns, choice codes, the server's final scores), a codebook, the consent
  * sessions and their signatures; checked against submissions made through the real submission

@@ -1,5 +1,5 @@
 /**
- * The site's participant list beside the search (issue 26, item 8): sorted by the server, paged
+ * The site's participant list beside the search: sorted by the server, paged
  * with "Load more", each row opening its participant, kept on the device for offline use.
  */
 import { type Locator, type Page } from "@playwright/test";

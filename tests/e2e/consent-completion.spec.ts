@@ -105,7 +105,7 @@ function pathOf(participant: ConsentParticipant) {
 /** The participant's part on the clinician's tablet: the prompts, the decision, a drawn signature. */
 async function participantPart(consent: ConsentCompletionPage) {
   // The coordinator's session walks 9 steps and finishes on the last ('Finish + Close'): no
-  // submission step is counted (issue 26: the progress reaches its end).
+  // submission step is counted (the progress reaches its end).
   await expect(consent.survey.progressText()).toHaveText("1 of 9");
   for (const prompt of PROMPTS) await consent.next(prompt);
   await expect(consent.heading("Do you agree to take part")).toBeFocused();
@@ -194,7 +194,7 @@ test("the coordinator and the witness complete the main consent; the completed c
   for (const prompt of PROMPTS) await consent.next(prompt);
   await expect(consent.heading("Do you agree to take part")).toBeFocused();
   await expect(page.getByRole("radio", { name: DECISION_AGREE })).toBeChecked();
-  // The pre-filled decision says whose it is (issue 26).
+  // The pre-filled decision says whose it is.
   await expect(page.getByTestId("answered-by")).toHaveText(
     `Answered by ${participant.firstname} ${participant.lastname}, the participant`,
   );
@@ -303,7 +303,7 @@ test("the signature question's modes, file checks and accessibility, with screen
   const shoot = (name: string) => screenshotAtSizes(page, "consents", `completion-${name}`);
 
   await expect(consent.heading("Welcome to the MDD-301")).toBeFocused();
-  // Whose record this is (issue 26): the participant, subject id, study and site.
+  // Whose record this is: the participant, subject id, study and site.
   const record = `Participant: ${participant.firstname} ${participant.lastname} Subject id: ${participant.subject_id}Study: MDD-301 Depression MaintenanceSite: `;
   await expect(page.getByTestId("record-context")).toHaveText(new RegExp(`^${escapeRegExp(record)}\\S`));
   await consent.share().click();
@@ -341,7 +341,7 @@ test("the signature question's modes, file checks and accessibility, with screen
   await consent.survey.next().click();
   await expect(consent.heading("Participant signature")).toBeFocused();
   await expectNoSeriousViolations(page);
-  // The empty pad shows where to sign; the hint goes once the pen touches it (issue 26).
+  // The empty pad shows where to sign; the hint goes once the pen touches it.
   await expect(page.getByTestId("signature-pad-guide")).toBeVisible();
   await expect(page.getByText("Sign here", { exact: true })).toBeVisible();
   await shoot("signature-empty");
@@ -403,7 +403,7 @@ test("the signature question's modes, file checks and accessibility, with screen
   await consent.passwordDialog().getByRole("button", { name: "Cancel" }).click();
   // Cancelled: nothing signed.
   await expect(consent.manifestation()).toHaveCount(0);
-  // The last step: the progress reads complete (issue 26).
+  // The last step: the progress reads complete.
   await expect(consent.survey.progressText()).toHaveText("9 of 9");
   await shoot("last-step");
 
@@ -540,7 +540,7 @@ test("emailing the consent from its share menu puts a mail with the PDF in the m
   const consent = new ConsentCompletionPage(page);
   await consent.goto(pathOf(participant!));
   const name = `${participant!.firstname} ${participant!.lastname}`;
-  // Email asks first, naming the participant and the address (issue 26); Cancel sends nothing.
+  // Email asks first, naming the participant and the address; Cancel sends nothing.
   await consent.share().click();
   await page.getByRole("button", { name: "Email" }).click();
   const confirm = page.getByRole("dialog", { name: "Email the consent?" });

@@ -120,7 +120,7 @@ async function expectRow(
       break;
     case "start":
     case "start-and-mail":
-      // Signed in person on the tablet (issue 26), beside the mail compose when there is no email.
+      // Signed in person on the tablet, beside the mail compose when there is no email.
       await expect(actionCell.getByRole("link", { name: `Start consent (${name})` })).toHaveAttribute(
         "href",
         `/studies/${MDD_301}/sites/${siteId}/consents/${participant.consent_id}/participants/${participant.id}/version/${participant.consent_version}`,
@@ -363,7 +363,7 @@ test("'see consent' opens the completed consent in the PDF viewer, with download
     .row(completed.id)
     .getByRole("button", { name: /^See consent/ })
     .click();
-  // The app's viewer (issue 26), not a silent download: the pages drawn, named for the participant.
+  // The app's viewer, not a silent download: the pages drawn, named for the participant.
   const viewer = page.getByRole("dialog", {
     name: `${MAIN_CONSENT}: ${completed.firstname} ${completed.lastname}`,
   });

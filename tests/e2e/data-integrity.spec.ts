@@ -1,5 +1,5 @@
 /**
- * Issue 23: five defects that misreported or lost clinical data, each reproduced in Chromium the
+ * Five defects that misreported or lost clinical data, each reproduced in Chromium the
  * way it showed in WebKit on an iPad (WebKit's own suite is the cross-engine issue's).
  */
 import { type Locator, type Page, type Response } from "@playwright/test";

@@ -1,5 +1,5 @@
 /**
- * "Many date locales" (spec 01; issue 26, item 15) in a built app: the interface speaks the
+ * "Many date locales" (spec 01) in a built app: the interface speaks the
  * browser's language when it has a catalog for it (French here), and dates follow the browser's
  * language for every locale dayjs ships, each loaded on demand (Japanese here, whose interface
  * stays English).

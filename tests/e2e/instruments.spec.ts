@@ -119,7 +119,7 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expect(survey.title()).toHaveText("Hamilton Depression Rating Scale (17 items)");
   // 1 of (17 items + introduction + the submission step).
   await expect(page.getByText("1 of 19")).toBeVisible();
-  // Whose record this is: the participant, subject id, study and site under the title (issue 26).
+  // Whose record this is: the participant, subject id, study and site under the title.
   await expectRecordContext(page, 153);
   await expectNoSeriousViolations(page);
   await screenshotAtSizes(page, "instruments", "record-context", { fullPage: false });
@@ -151,7 +151,7 @@ test("HAM-D 17 with known answers stores its total on the server and shows as co
   await expect(home.row("HAM-D 17")).toHaveCount(0);
   await home.completedTab().click();
   await expect(home.panel()).toContainText(/HAM-D 17\s*Completed at \d\d:\d\d by Carmen Ortiz/);
-  // Review what was submitted (issue 26): read-only, with the completer, time, version and scores.
+  // Review what was submitted: read-only, with the completer, time, version and scores.
   await home.panel().getByRole("button", { name: "Review HAM-D 17" }).first().click();
   const review = page.getByRole("dialog", { name: "HAM-D 17: submitted" });
   await expect(review).toBeVisible();

@@ -329,7 +329,7 @@ test("every question type on the default path, a cropped photo, and the submissi
   await expect(survey.questionHeading("Today overall")).toBeFocused();
   await expect(survey.nextOrSkip()).toHaveCount(1);
   // A choice in the first sibling is recorded and the group stays: its other questions are still
-  // to answer (issue 23: it used to move on and submit them empty).
+  // to answer (it used to move on and submit them empty).
   await feeling.getByRole("radio", { name: "Bad" }).click();
   await expect(feeling.getByRole("radio", { name: "Bad" })).toBeChecked();
   await expect(energy).toBeVisible();

@@ -78,7 +78,7 @@ test.describe("the durable outbox against a real server", () => {
       { run, pngBytes: PNG_BYTES, fileName, participantId: PARTICIPANT_ID },
     );
     expect(await queued(page)).toBe(4);
-    // Counted as a coordinator counts: a file of no form, and three updates (issue 26, item 17).
+    // Counted as a coordinator counts: a file of no form, and three updates.
     await expect(page.getByRole("link", { name: "Waiting to be sent: 1 file and 3 updates" })).toBeVisible();
 
     await page.reload();

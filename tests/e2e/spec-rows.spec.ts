@@ -1,5 +1,5 @@
 /**
- * The remaining small rows of spec 01 (issue 11): editing another user from the users list, the
+ * The remaining small rows of spec 01: editing another user from the users list, the
  * inactivity lock with its password and countdown (on Playwright's clock: ten minutes in
  * milliseconds), and 'Saving instrument failed'.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27: where the browser may clear this device's data (persistent storage not granted, or
+ * Where the browser may clear this device's data (persistent storage not granted, or
  * a browser that cannot say, as WebKit), the studies page and the queue page say so in a
  * clinician's words, and how to keep it: install the portal to the Home Screen.
  */

@@ -1,5 +1,5 @@
 /**
- * Tables on a tablet (issue 26, items 6 and 8): column headers break between words only, never
+ * Tables on a tablet: column headers break between words only, never
  * inside one, at iPad widths; subject ids never wrap; a long table's header row stays in sight
  * under the sticky app header; that header takes little of an iPad's height; and the users table
  * fits an iPad in portrait and becomes cards on a phone.

@@ -1,5 +1,5 @@
 /**
- * Virtual visits end to end (issue 14), in Chromium with a fake camera and microphone: the
+ * Virtual visits end to end, in Chromium with a fake camera and microphone: the
  * visits page and its mail fallback, a clinician and a participant holding a visit over the
  * built-in video service (two browser contexts), the room's controls, the minimised container,
  * hanging up, the recorded toast, and the permission-denied box.

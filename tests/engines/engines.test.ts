@@ -1,5 +1,5 @@
 /**
- * The journeys of journeys.ts in WebKit and in Firefox (issue 27), each against a portal server
+ * The journeys of journeys.ts in WebKit and in Firefox, each against a portal server
  * of its own (the built app, the embedded database, the demo): Playwright drives Chromium in
  * tests/e2e, but cannot drive Debian's WebKitGTK or Firefox ESR, so these use WebDriver.
  * On a machine without an engine (a fresh one, not CI), its suite says so and is skipped.

@@ -1,5 +1,5 @@
 /**
- * The journeys every engine must pass (issue 27), written once against EnginePage: sign-in with
+ * The journeys every engine must pass, written once against EnginePage: sign-in with
  * the service worker and IndexedDB, a tap on a list row, an instrument stored exactly once, a
  * submission queued through a server outage with the shell reloaded while the server is down,
  * a consent signed with drawn signatures (the participant's and the clinician's), and axe on the

@@ -130,6 +130,13 @@ const PROBES: [string, Probe][] = [
     },
   ],
   [
+    "a comment says why, not which issue",
+    {
+      rule: "local/no-issue-citations",
+      files: { "server/zz-probe.ts": "// The limit of issue " + "12.\nexport const probe = 1;\n" },
+    },
+  ],
+  [
     "no import cycle",
     {
       rule: "import-x/no-cycle",

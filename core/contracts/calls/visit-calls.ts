@@ -1,5 +1,5 @@
 /**
- * Virtual visits (spec 01 section 7; issue 14): the visits list, the coordinator's scheduling,
+ * Virtual visits (spec 01 section 7): the visits list, the coordinator's scheduling,
  * a clinician's room validation and token renewal, and the participant's public join call. The
  * built-in video service's signalling WebSocket (SIGNAL_PATH) is not an HTTP call: it is not
  * declared here.

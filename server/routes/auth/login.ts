@@ -85,7 +85,7 @@ export function publicLoginRoutes(app: FastifyInstance, ctx: AppContext) {
     );
     // Its own statement, after the transaction: the event's insert takes the audit chain's lock,
     // which inside the transaction stayed held until this process sent COMMIT, a round trip
-    // every other audited write of every server waited for (issue 28: a wave of sign-ins on a
+    // every other audited write of every server waited for (a wave of sign-ins on a
     // busy machine held it over a second at a time).
     await recordAuditEvent(ctx.db, { actorUserId: user.id, action: "sign_in", details: { address } });
 

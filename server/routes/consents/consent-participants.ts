@@ -33,7 +33,7 @@ import {
 /**
  * The participants offered a consent at the given sites, read as the answer's own rows, without
  * Drizzle's mapping of each cell into its column's type (2 ms of CPU for 2,000 participants, more
- * than the statement itself; issue 28). In name order already, so that the route's sort (a merge
+ * than the statement itself). In name order already, so that the route's sort (a merge
  * sort that finds the runs in its input) makes one pass over them instead of n log n collator
  * comparisons. The sites are one array value, so that the statement's text is one whatever their
  * number.
@@ -41,7 +41,7 @@ import {
  * Each participant of the sites finds their status by the primary key (the lateral's `offset 0`
  * keeps PostgreSQL from turning it into a join): the planner otherwise hashed the consent's
  * statuses of the whole study (26,000 on the scale database, 8 to 12 ms) to keep the site's
- * 2,000 (2,000 index probes: 3 ms), and the read grew with the study (issue 28).
+ * 2,000 (2,000 index probes: 3 ms), and the read grew with the study.
  */
 const consentParticipantRows = preparedPerDatabase((db: Database) =>
   preparedRows<ConsentParticipant, { consentId: number; studyId: number; siteIds: number[] }>(
@@ -64,7 +64,7 @@ const consentParticipantRows = preparedPerDatabase((db: Database) =>
  * The participants of one named site, read under the whole check in the same statement: the
  * session holds (sessionHolds), and the site is one the user may read in the consent's study
  * (siteAccess, which holds the user's permission in that study too). Sent beside the consent's
- * own read instead of after it, so the call takes one round trip where it took two (issue 28);
+ * own read instead of after it, so the call takes one round trip where it took two;
  * a read that finds nothing asks the checks one by one for the refusal it owes. The same plan
  * as consentParticipantRows: the consent's study is a constant once its row is found.
  */

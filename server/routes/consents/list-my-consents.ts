@@ -67,12 +67,12 @@ type ConsentListShape = `${"all" | "study"} ${"all" | "site"}`;
  * studies, the sites they may read (site-access's rule) and the consents of those studies (only
  * study_id's, only site_id's study, when given), each as a JSON array. No row: the session does
  * not hold. One statement instead of four at once: each statement sent wakes a database process,
- * and on a small server those wake-ups cost more than these statements (issue 28).
+ * and on a small server those wake-ups cost more than these statements.
  *
  * A consent's missing consents: its unfinished participants of the counted sites (the user's, only
  * site_id when given), counted from those sites' participants (each one's status found by the
  * unfinished-status index), so that the count reads the user's sites, not the whole study's
- * statuses (issue 28: flat as a study grows).
+ * statuses (flat as a study grows).
  */
 export const consentListStatements = preparedPerDatabase((db: Database, shape: string) => {
   const [studyFilter, siteFilter] = shape.split(" ");

@@ -4,7 +4,7 @@
  * and the scores the server computed) and pending (open instances, oldest start first).
  *
  * GET /control/participants/{id}/instrument_history/clinro/{submissionId}: one of those
- * submissions, read-only, with its answer records as submitted (issue 26: review what was
+ * submissions, read-only, with its answer records as submitted (review what was
  * submitted). The participant must be one the user may see (403 otherwise); a submission that is
  * not a clinician instrument of that participant and study is a 404.
  */
@@ -68,7 +68,7 @@ type OpenRow = {
 /**
  * The participant's clinician submissions, newest first, prepared once per database and read as
  * plain rows with only the answer's columns: built by Drizzle and mapped cell by cell at every
- * call, the two lists cost the server more than PostgreSQL spent on them (issue 28).
+ * call, the two lists cost the server more than PostgreSQL spent on them.
  */
 const preparedSubmitted = preparedPerDatabase((db: Database) =>
   preparedRows<SubmittedRow, { participantId: number }>(

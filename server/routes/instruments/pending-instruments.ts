@@ -49,7 +49,7 @@ type PendingRow = {
  * The open instances the user may see, oldest start first, one more than the answer holds (to
  * tell it was cut short); of one study when asked (shape "study"). Only what the answer names (the
  * instrument's metadata, its schedule, is the filter's), read as plain rows: Drizzle's mapping of
- * 500 rows' cells cost more than the statement (issue 28).
+ * 500 rows' cells cost more than the statement.
  */
 const pendingRows = preparedPerDatabase((db: Database, shape: string) => {
   const userId = sql.placeholder("userId");

@@ -3,7 +3,7 @@
  * of the participant home, when it is in that study and site and the user may read both.
  *
  * Opened at every tap on a participant: one prepared statement answers it, holding the session
- * check (sessionHolds), the permission and the delivery counts, as its bare SQL would (issue 28:
+ * check (sessionHolds), the permission and the delivery counts, as its bare SQL would (
  * three round trips and the query built anew at every call cost three times the statement).
  */
 import { getParticipantCall } from "../../../core/contracts/calls/study-calls.ts";

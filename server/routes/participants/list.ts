@@ -149,7 +149,7 @@ type PageRow = {
 
 /**
  * One prepared page per sort, order and first-or-next page, per database, read as plain rows:
- * Drizzle's mapping of each cell cost as much server time as the page's statement (issue 28).
+ * Drizzle's mapping of each cell cost as much server time as the page's statement.
  */
 const preparedPages = preparedPerDatabase((db, shape) => {
   const [sort, order, page] = shape.split(" ") as [ParticipantListSort, ParticipantListOrder, string];
@@ -168,7 +168,7 @@ const preparedPages = preparedPerDatabase((db, shape) => {
       // The site's count on the first page only, in the page's own statement: an uncorrelated
       // subquery, which PostgreSQL runs once (an InitPlan), not once a row. One statement where
       // two ran at once: each wakes a database process, and on a small server the wake-ups cost
-      // more than a count over the site's index (issue 28).
+      // more than a count over the site's index.
       total: (page === "first"
         ? sql`(select count(*)::int from ${participants} counted
               where counted.study_id = ${sql.placeholder("studyId")}

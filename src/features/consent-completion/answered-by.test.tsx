@@ -20,7 +20,7 @@ const signed = (role: "participant" | "caregiver" | "clinro" | "witness", printe
   printed_name,
 });
 
-describe("who gave a pre-filled consent answer (issue 26)", () => {
+describe("who gave a pre-filled consent answer", () => {
   it("a participant's question is the participant's answer, by their name", () => {
     expect(answeredBy(question("select_one"), PARTICIPANT, [signed("participant", "Lucía Núñez")])).toEqual({
       role: "participant",

@@ -1,5 +1,5 @@
 /**
- * Who gave a pre-filled answer (issue 26): a consent shows the answers of earlier sessions
+ * Who gave a pre-filled answer: a consent shows the answers of earlier sessions
  * read-only (the participant's decision to the clinician, both to the witness); each says whose
  * answer it is, so nobody takes the participant's choice for the clinician's. The person is named
  * from what the server holds: the participant, or the printed name of the signature of that side

@@ -1,5 +1,5 @@
 /**
- * Consent completion (spec 02 sections 2 and 4; plan of issue 10): the consent definition of one
+ * Consent completion (spec 02 sections 2 and 4): the consent definition of one
  * version for one participant, walked with the survey runner. What this page adds to the
  * instrument route's pattern:
  * - the consent filtering and pre-filling (consent-filter.ts): earlier sessions' answers are
@@ -499,7 +499,7 @@ function LoadedConsent(props: LoadedProps) {
             (fresh) => fresh.status,
             () => undefined,
           );
-    // Toasts name the consent and the participant, as the instrument's do (issue 26, item 18).
+    // Toasts name the consent and the participant, as the instrument's do.
     if (after === undefined) {
       showToast(
         msg({
@@ -577,7 +577,7 @@ function LoadedConsent(props: LoadedProps) {
         </>
       );
     }
-    // An earlier session's answer says whose it is (issue 26).
+    // An earlier session's answer says whose it is.
     const by = questionProps.readOnly ? answeredBy(question, participantName, data.signatures) : undefined;
     if (by) {
       return (

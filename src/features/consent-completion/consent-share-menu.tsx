@@ -5,7 +5,7 @@
  * (pdf_type=print_to_sign): the consent text the participant can read, with the lines to sign
  * on paper where a site signs on paper.
  *
- * Email asks first, naming the participant and the address it goes to (issue 26), and its toast
+ * Email asks first, naming the participant and the address it goes to, and its toast
  * says to whom it was sent; a participant without an address is told so, with nothing sent.
  */
 import { Trans, useLingui } from "@lingui/react/macro";

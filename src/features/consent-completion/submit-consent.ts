@@ -1,5 +1,5 @@
 /**
- * The writes of a finished consent session (spec 02 section 4, "Submit"; plan of issue 10):
+ * The writes of a finished consent session (spec 02 section 4, "Submit"):
  * one upload per signature image its answers name (module consent), then the consent call
  * (header version 010) through the clinician endpoint, or the witness endpoint when the user is
  * a witness. The outbox sends the consent only after its uploads; its id is the Idempotency-Key,

@@ -1,5 +1,5 @@
 /**
- * 'See consent' (issue 26, item 2): the completed consent opens in the app's PDF viewer (spec 02
+ * 'See consent': the completed consent opens in the app's PDF viewer (spec 02
  * section 9: react-pdf, pages 600 px wide), in a dialog that names the participant, with Download
  * and Print, instead of a silent download. The viewer (pdf.js and its worker) loads only here.
  */

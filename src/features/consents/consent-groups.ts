@@ -79,7 +79,7 @@ export type GroupedParticipant = {
  *
  * Given the viewer's role, a viewer who may take the participant's signature in person (any role
  * but a witness: the clinician consent call) is offered 'Start consent' in pendingCompletion,
- * beside the mail compose button when there is one. Issue 26: the product's consent is signed in
+ * beside the mail compose button when there is one. The product's consent is signed in
  * person on the tablet, so a coordinator expects to start it from here; the spec's rows name
  * only the mail action.
  */

@@ -1,5 +1,5 @@
 /**
- * A study of the newer instrument architecture (issue 26, item 10): the inbox lists its
+ * A study of the newer instrument architecture: the inbox lists its
  * ANNOUNCEMENT instruments instead of the announcements list, and opening an unread one queues a
  * read event naming the instrument and no participant, which the outbox sends to the events call.
  */

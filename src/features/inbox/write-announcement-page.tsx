@@ -86,7 +86,7 @@ export function WriteAnnouncementPage() {
       { body, idempotencyKey: lastSent.current.key },
       {
         onSuccess: (stored) => {
-          // Names what was sent and to whom (issue 26, item 18), from the server's record.
+          // Names what was sent and to whom, from the server's record.
           const sentTitle = stored.title;
           const study = stored.study_name;
           const site = stored.site_label;

@@ -3,7 +3,7 @@
  * or above 1. Its times follow the portal's one rule (src/i18n/format-date.ts).
  */
 const BYTES_PER_UNIT = 1024;
-/** The units a coordinator reads (issue 26, item 17): never bytes, never a kibibyte. */
+/** The units a coordinator reads: never bytes, never a kibibyte. */
 const SIZE_UNITS = ["KB", "MB", "GB", "TB"] as const;
 
 /**

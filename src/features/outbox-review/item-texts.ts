@@ -1,6 +1,6 @@
 /**
  * The words for an outbox item, as message descriptors translated where they are shown: what it
- * is and how it stands, in a coordinator's words (issue 26, item 17). No internal kind shows:
+ * is and how it stands, in a coordinator's words. No internal kind shows:
  * a submission is a form, an event an update. How it stands is one of three words (waiting,
  * sending, failed) and a line that says why.
  */

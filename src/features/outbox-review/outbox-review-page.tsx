@@ -102,7 +102,7 @@ export function OutboxReviewPage() {
   const retryable = idsToRetry(groups);
   // Another user's work on this shared device: said, never shown (visible-items.ts).
   const othersWaiting = viewer ? hiddenWaitingOfOthers(outbox.data ?? [], viewer) : 0;
-  // Counted as a coordinator counts: a form with its photos and signatures is one (issue 26, item 17).
+  // Counted as a coordinator counts: a form with its photos and signatures is one.
   const waiting = summarizeUnsent(visible.filter((item) => item.state !== "failed"));
   const refused = summarizeUnsent(visible.filter((item) => item.state === "failed"));
   const waitingCount = unsentTotal(waiting);

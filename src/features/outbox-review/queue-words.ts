@@ -1,5 +1,5 @@
 /**
- * What the queue page says about people and deliveries (issue 26, item 17):
+ * What the queue page says about people and deliveries:
  * - whose items a group holds: the participant's name and subject id, from what this device
  *   knows (the participant as last fetched, kept for offline use; a participant added on this
  *   device from their waiting enrolment), else their number;

@@ -355,7 +355,7 @@ describe("events of the newer architecture's to-do rows", () => {
   });
 });
 
-describe("rows whose submission waits in the outbox (issue 23)", () => {
+describe("rows whose submission waits in the outbox", () => {
   const row = (instrumentId: number, instanceId: number) => ({
     key: `${instrumentId}-${instanceId}`,
     instrumentId,

@@ -214,7 +214,7 @@ export function instanceLists(
 export type QueuedWrite = Pick<OutboxItem, "kind" | "participantId" | "instrument">;
 
 /**
- * The to-do rows whose submission is still in the outbox on this device (issue 23): shown as
+ * The to-do rows whose submission is still in the outbox on this device: shown as
  * waiting to send, not offered again, until the server has it and the lists are read again. A
  * submission made without a delivery (no instance) holds every row of its instrument.
  */

@@ -1,5 +1,5 @@
 /**
- * Review what was submitted (issue 26, item 2): a completed instrument opens read-only, with what
+ * Review what was submitted: a completed instrument opens read-only, with what
  * the server holds of its submission (GET /control/participants/{id}/instrument_history/clinro):
  * the completer, the completion time, the definition's version and the scores the server
  * computed; then the answers as submitted (GET .../instrument_history/clinro/{submissionId}),

@@ -20,7 +20,7 @@ type Props = {
 };
 
 /**
- * The site's participants, sorted and paged (issue 26, item 8), shown while no search is made:
+ * The site's participants, sorted and paged, shown while no search is made:
  * what REDCap's and Castor's record lists offer beside their search. The server sorts and pages
  * (keyset, "Load more" asks for the next page); the order is in the URL (?sort=&order=), so it
  * is kept when the user comes back from a participant. The pages loaded are persisted: the list

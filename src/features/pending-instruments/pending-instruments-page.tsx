@@ -1,5 +1,5 @@
 /**
- * Pending work across participants (issue 26, item 3): the site's open clinician instrument
+ * Pending work across participants: the site's open clinician instrument
  * instances (GET /control/pending_instruments, header version 3.4.0), oldest start first, each
  * opening its participant. The call answers every site of the study the user may see; this page
  * shows the site of the URL.

@@ -1,5 +1,5 @@
 /**
- * The rules of the consent signature question (spec 02 sections 3 to 5; plan of issue 10), kept
+ * The rules of the consent signature question (spec 02 sections 3 to 5), kept
  * apart from the DOM so they can be tested: who signs, with which modes, when the Sign button is
  * enabled, which uploaded pictures are accepted, the answer entry a signature makes, and the
  * meaning shown in its manifestation.
@@ -99,7 +99,7 @@ export function signatureFileName(
 }
 
 /**
- * The answer entry of a signature (plan of issue 10): the printed name, the uploaded file's name
+ * The answer entry of a signature: the printed name, the uploaded file's name
  * or the typed name, the question, the mode and the device time of signing with its offset.
  */
 export function signatureEntry(input: {

@@ -1,5 +1,5 @@
 /**
- * The consent signature question (spec 02 sections 2 to 5; plan of issue 10). The signer chooses
+ * The consent signature question (spec 02 sections 2 to 5). The signer chooses
  * a mode: draw (the signature pad of the scribble question), type (a typed name), camera (a photo
  * of a signature on paper, through the image question's photo editor) or image (an uploaded
  * .jpg .jpeg .png or .svg of at most 2.5 MB). Sign is enabled only when the chosen mode has

@@ -1,6 +1,5 @@
 /**
- * The password re-entry at a clinician or witness signature (21 CFR 11.200; plan of issue 10,
- * "Part 11"). The typed password is encrypted to the server's signing key at once and checked
+ * The password re-entry at a clinician or witness signature (21 CFR 11.200). The typed password is encrypted to the server's signing key at once and checked
  * by the server, which records a refused try; offline, by this device's verifier, and a refused
  * try is queued for the server (src/auth/signing-attempt.ts). A wrong one says so, with the tries
  * left, and signs nothing; the fifth in a row ends the session. The page keeps only the

@@ -1,6 +1,6 @@
 /**
  * The file a clinician keeps when the device cannot keep their work (a store that refuses the
- * draft or the finished form, issue 23): what was entered, the flow and answers as they are,
+ * draft or the finished form): what was entered, the flow and answers as they are,
  * photos and signatures as base64. A coordinator can read it, and support can re-enter it.
  */
 import { toPortableJson } from "../../outbox/portable-json.ts";

@@ -1,5 +1,5 @@
 /**
- * The device refused to store the draft (a full or private storage, issue 23): the clinician is
+ * The device refused to store the draft (a full or private storage): the clinician is
  * told at once, the answers stay on screen, and they can be exported to a file before anything
  * is closed. The alert stays until a later save succeeds.
  */

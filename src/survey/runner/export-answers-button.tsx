@@ -1,5 +1,5 @@
 /**
- * The way out when the device does not keep a form (issue 23): the answers on screen, photos and
+ * The way out when the device does not keep a form: the answers on screen, photos and
  * signatures included, downloaded to a file that the clinician can keep or hand on.
  */
 import { Trans } from "@lingui/react/macro";

@@ -1,5 +1,5 @@
 /**
- * Says why the step cannot move on (issue 23): which required question still has no answer, or
+ * Says why the step cannot move on: which required question still has no answer, or
  * which signature is not given yet. The footer's button is described by it, so a screen reader
  * hears the reason with the disabled button.
  */

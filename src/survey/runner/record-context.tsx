@@ -1,5 +1,5 @@
 /**
- * Whose record is this (issue 26, item 1): every data-entry screen (an instrument, a consent, the
+ * Whose record is this: every data-entry screen (an instrument, a consent, the
  * signature dialog) names the participant, their subject id, the study and the site, so nobody
  * enters data for the wrong patient. The study and site names come from the signed-in user's
  * permissions (kept on the device, so they show offline too); the participant from the page.

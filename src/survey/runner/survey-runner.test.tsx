@@ -121,7 +121,7 @@ describe("a sibling group (spec 02 §4, 'Siblings auto-submit on selection')", (
   });
 });
 
-describe("a device that refuses to store (issue 23)", () => {
+describe("a device that refuses to store", () => {
   const signed = schemaDefinition([
     { id: "name", type: "text", label: "Your name", attributes: { required: true } },
   ]);

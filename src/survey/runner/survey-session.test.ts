@@ -110,7 +110,7 @@ describe("the survey session (the runner's state, without React)", () => {
   });
 });
 
-describe("the progress shown (issue 26: it reaches its end)", () => {
+describe("the progress shown (it reaches its end)", () => {
   const progress = (session: SurveySession, finishOnLastQuestion: boolean) =>
     shownProgress(stepView(definition, session, FIXED_NOW), finishOnLastQuestion);
 

@@ -219,7 +219,7 @@ export function stepView(definition: SurveyDefinition, session: SurveySession, n
 export type Progress = { current: number; total: number };
 
 /**
- * The progress the runner shows (issue 26, "consent progress reaches its end"): the step's
+ * The progress the runner shows (a consent's progress reaches its end): the step's
  * position among the steps plus the submission step. A survey that finishes on its last question
  * (a consent: 'Finish + Close') never shows a submission step, so it counts the steps alone;
  * and the step whose button finishes, a consent's last question or a definition's own submission

@@ -27,7 +27,7 @@ describe("the radio group", () => {
     fireEvent.click(screen.getByText("Phone"));
     expect(radio("Phone").checked).toBe(true);
     expect(radio("Video").checked).toBe(false);
-    // The mark is drawn by radio.css from the option's state (one radio style, issue 26).
+    // The mark is drawn by radio.css from the option's state (one radio style).
     const selected = [...document.querySelectorAll(".rac-check--radio")].map((option) =>
       option.hasAttribute("data-selected"),
     );

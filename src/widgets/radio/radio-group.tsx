@@ -1,7 +1,7 @@
 /**
  * A group of radio buttons (spec 02 section 2): React Aria's RadioGroup (arrow keys move the
  * choice, one tab stop for the group) labelled by its label. It looks as every radio of the
- * portal does (radio.css, issue 26).
+ * portal does (radio.css).
  */
 import type { ReactNode } from "react";
 import { Label, Radio, RadioGroup as AriaRadioGroup, Text } from "react-aria-components";

@@ -51,7 +51,7 @@ function stroke() {
 
 const hint = () => screen.getByText("Sign here");
 
-describe("the signature pad shows where to sign (issue 26)", () => {
+describe("the signature pad shows where to sign", () => {
   it("a baseline with an × and the hint while empty; the hint goes at the first touch, the line stays", () => {
     const onChange = vi.fn();
     render(<SignaturePad label="Signature area" onChange={onChange} />);

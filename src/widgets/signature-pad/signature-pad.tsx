@@ -3,7 +3,7 @@
  * on demand with the module that imports this one) that reports each finished stroke as a PNG
  * data URL, or null when it is empty; clear() through the handle empties it.
  *
- * The pad shows where to sign (issue 26): a baseline with an "×" at its start and "Sign here"
+ * The pad shows where to sign: a baseline with an "×" at its start and "Sign here"
  * under it, as on a paper form; a free drawing (a scribble question) asks for no guide. The hint goes
  * when the pen first touches the pad and comes back when the pad is cleared; the line and the
  * "×" stay while signing. The guide is drawn over the canvas, not on it: the PNG holds the

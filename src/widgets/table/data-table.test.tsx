@@ -30,7 +30,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("DataTable on a tablet (issue 26, item 6)", () => {
+describe("DataTable on a tablet", () => {
   it("marks the cells of a nowrap column (subject ids never wrap) and the sortable headers", () => {
     renderTable();
     const subjectCells = screen.getAllByRole("cell").filter((cell) => /^MDD-/.test(cell.textContent ?? ""));

@@ -39,7 +39,7 @@ function renderRows(onOpen: (name: string) => void) {
   );
 }
 
-describe("whole-row navigation (issue 23: WebKit does not position table rows)", () => {
+describe("whole-row navigation (WebKit does not position table rows)", () => {
   it("a click on any cell of a row opens that row, never another", () => {
     const onOpen = vi.fn();
     renderRows(onOpen);

@@ -6,7 +6,7 @@
  * Why not a link stretched over its row with `::after { position: absolute; inset: 0 }`: it needs
  * a positioned table row, and WebKit (every iPad browser) computes `position: static` for table
  * rows whatever the style says. The overlays were then laid against the table, the last one
- * covering every row, and a tap on the first row opened the last one (issue 23).
+ * covering every row, and a tap on the first row opened the last one.
  */
 
 const INTERACTIVE = "a, button, input, select, textarea, label, summary, [role='button'], [tabindex]";
