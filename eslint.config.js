@@ -6,7 +6,7 @@ import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import localRules from "./eslint/no-cross-feature-imports.js";
+import localRules from "./eslint/local-rules.js";
 
 /** The layers, as [element type, folder], highest first (src/main.tsx, the entry, stands above all). */
 const LAYERS = [

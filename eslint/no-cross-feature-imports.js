@@ -42,9 +42,3 @@ export const noCrossFeatureImports = {
     };
   },
 };
-
-import { noIssueCitations } from "./no-issue-citations.js";
-
-export default {
-  rules: { "no-cross-feature-imports": noCrossFeatureImports, "no-issue-citations": noIssueCitations },
-};

@@ -7,7 +7,9 @@
  * accepts (signed out, revoked, its user changed) is dropped and the form is used again.
  *
  * The stored user's last activity is set to the moment the test starts, as a sign-in sets it:
- * the 10-minute inactivity limit counts from there.
+ * the 10-minute inactivity limit counts from there. What a sign-in resets on the server (the
+ * refused signing tries counted since it) is not reset: a test that counts refused signing
+ * passwords signs in through the form.
  */
 import { randomUUID } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
